@@ -1,0 +1,116 @@
+/* Helpers the commands share: messages, ids, and finding and opening the archive. */
+#include "cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void vreport(const cli_command *command, const char *format, va_list args)
+{
+    fprintf(stderr, "tablescribe %s: ", command->name);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+}
+
+void cli_error(const cli_command *command, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vreport(command, format, args);
+    va_end(args);
+}
+
+int cli_usage_error(const cli_command *command, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vreport(command, format, args);
+    va_end(args);
+    return EXIT_BAD_INPUT;
+}
+
+bool cli_parse_game_id(const char *text, int64_t *id)
+{
+    if (!text || *text < '1' || *text > '9')
+        return false;
+    errno = 0;
+    char *end = NULL;
+    intmax_t value = strtoimax(text, &end, 10);
+    if (errno != 0 || *end != '\0' || value < 1 || value > INT64_MAX)
+        return false;
+    *id = (int64_t)value;
+    return true;
+}
+
+int cli_archive_failure(const cli_command *command, db *archive, db_status status)
+{
+    cli_error(command, "%s", db_error(archive));
+    return db_status_exit_code(status);
+}
+
+/* mkdir -p for the default archive's folder, which the user never chose and should not have to
+ * create. Returns false with errno set. */
+static bool make_folders(char *path)
+{
+    for (char *slash = strchr(path + 1, '/'); ; slash = strchr(slash + 1, '/')) {
+        if (slash)
+            *slash = '\0';
+        bool ok = mkdir(path, 0700) == 0 || errno == EEXIST;
+        if (slash)
+            *slash = '/';
+        if (!ok)
+            return false;
+        if (!slash)
+            return true;
+    }
+}
+
+db *cli_open_archive(const cli_command *command, const char *db_path, bool create,
+                     int *exit_code)
+{
+    char default_path[4096 + 16];
+    db_config config;
+    db_config_default(&config);
+    config.mode = create ? DB_OPEN_CREATE : DB_OPEN_READ;
+
+    if (!db_path) {
+        const char *data_home = getenv("XDG_DATA_HOME");
+        const char *home = getenv("HOME");
+        char folder[4096];
+        int n;
+        if (data_home && *data_home == '/')
+            n = snprintf(folder, sizeof folder, "%s/tablescribe", data_home);
+        else if (home && *home)
+            n = snprintf(folder, sizeof folder, "%s/.local/share/tablescribe", home);
+        else {
+            *exit_code = cli_usage_error(command, "no archive: HOME is not set; pass --db FILE");
+            return NULL;
+        }
+        if (n < 0 || (size_t)n >= sizeof folder - 16) {
+            *exit_code = cli_usage_error(command, "the archive's folder path is too long");
+            return NULL;
+        }
+        if (!make_folders(folder)) {
+            cli_error(command, "cannot create the archive's folder %s: %s", folder,
+                      strerror(errno));
+            *exit_code = EXIT_FAILURE_OTHER;
+            return NULL;
+        }
+        snprintf(default_path, sizeof default_path, "%s/games.sqlite", folder);
+        db_path = default_path;
+        config.mode = DB_OPEN_CREATE;
+    }
+
+    db *archive = NULL;
+    db_status status = db_open(db_path, &config, &archive);
+    if (status != DB_OK) {
+        *exit_code = cli_archive_failure(command, archive, status);
+        db_close(archive);
+        return NULL;
+    }
+    return archive;
+}

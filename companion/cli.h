@@ -1,0 +1,47 @@
+/* Shared by the command's source files; not part of the module's interface. */
+#ifndef TS_CLI_H
+#define TS_CLI_H
+
+#include "db.h"
+
+#include <stdbool.h>
+
+enum { EXIT_OK = 0, EXIT_FAILURE_OTHER = 1, EXIT_BAD_INPUT = 2 };
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary; /* one line for `tablescribe --help` */
+    const char *usage;   /* the whole text of `tablescribe NAME --help` */
+    int (*run)(const struct cli_command *command, int argc, char **argv);
+    const char *pending; /* non-NULL: not available yet, and in which issue it lands */
+} cli_command;
+
+/* Prints "tablescribe CMD: message" on standard error and returns EXIT_BAD_INPUT. */
+int cli_usage_error(const cli_command *command, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Prints "tablescribe CMD: message" on standard error. */
+void cli_error(const cli_command *command, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Parses a positive game id; false when text is not one. */
+bool cli_parse_game_id(const char *text, int64_t *id);
+
+/*
+ * Opens the archive: db_path when given (it must exist unless create is true), else the default
+ * $XDG_DATA_HOME/tablescribe/games.sqlite (~/.local/share/... when unset), created with its
+ * folder on first use. On failure prints the reason and returns NULL with *exit_code set.
+ */
+db *cli_open_archive(const cli_command *command, const char *db_path, bool create,
+                     int *exit_code);
+
+/* Prints the archive's last error and returns the exit code its status calls for. */
+int cli_archive_failure(const cli_command *command, db *archive, db_status status);
+
+/* The command bodies. */
+int cli_games(const cli_command *command, int argc, char **argv);
+int cli_show(const cli_command *command, int argc, char **argv);
+int cli_export(const cli_command *command, int argc, char **argv);
+int cli_calibrate(const cli_command *command, int argc, char **argv);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * The command table and the dispatch. Every command of DESIGN.md §3.1 is listed with its help,
+ * including those whose capability lands later: they say so and exit 1, never fake a result.
+ */
+#include "companion.h"
+
+#include "cli.h"
+#include "rules.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef TS_VERSION
+#define TS_VERSION "unknown"
+#endif
+
+static int run_pending(const cli_command *command, int argc, char **argv);
+
+static const cli_command commands[] = {
+    {"watch", "watch a table: track, check, score and archive a game",
+     "usage: tablescribe watch [--game G] [--players N] [--source SRC] [--profile P]\n"
+     "                         [--db FILE] [--web HOST:PORT]\n"
+     "\n"
+     "The main job: watches the table through the camera, waits while hands are over it, reads\n"
+     "each settled table, checks the moves against the game's rules, keeps the scores and writes\n"
+     "the game to the archive as it goes. With no camera and no --source it watches the\n"
+     "built-in demo table.\n"
+     "\n"
+     "  --source SRC   camera[:N], v4l2:/dev/videoN, file:VIDEO, dir:FOLDER, demo[:SEED]\n"
+     "  --profile P    the profile taught for this box (tablescribe calibrate)\n"
+     "  --db FILE      the archive (default $XDG_DATA_HOME/tablescribe/games.sqlite)\n"
+     "  --web H:P      serve the live page there\n",
+     run_pending, "the tracker lands with issue 8 (tracking a live Expedition Luxor game)"},
+    {"replay", "run a recording through the whole pipeline, as fast as it reads",
+     "usage: tablescribe replay --game G --source SRC --profile P [--db FILE] [--json]\n"
+     "\n"
+     "The same pipeline as watch, as fast as the frames can be read; prints each committed move,\n"
+     "each flag with its reason, and the scores.\n",
+     run_pending, "the tracker lands with issue 8 (tracking a live Expedition Luxor game)"},
+    {"recognise", "print what a still image shows, as observation JSON",
+     "usage: tablescribe recognise --game G --profile P IMAGE...\n"
+     "\n"
+     "Prints the observation of each image (DESIGN.md §3.2) as JSON.\n",
+     run_pending, "recognition lands with issue 7 (seeing Expedition Luxor)"},
+    {"calibrate", "print the markers, calibrate the camera, register the table, teach a box",
+     "usage: tablescribe calibrate markers --out FILE.png [--marker-mm 40] [--dpi 300]\n"
+     "       tablescribe calibrate camera ...\n"
+     "       tablescribe calibrate table --marker-mm N --mat WxH --tile-mm N\n"
+     "       tablescribe calibrate teach --image I --truth O [--image I2 --truth O2 ...]\n"
+     "\n"
+     "Prints the four table markers, measures the camera, records the mat, and teaches the\n"
+     "pieces of your own box into a profile.\n"
+     "\n"
+     "  markers   an A4 sheet with the four ArUco markers (4x4_50, ids 0-3), their size and a\n"
+     "            100 mm ruler to check the print scale\n"
+     "  camera, table, teach   not available yet: they land with issue 7\n",
+     cli_calibrate, NULL},
+    {"render", "draw an observation as a camera would see it",
+     "usage: tablescribe render --game G --observation FILE --out IMAGE [--seed S]\n"
+     "                          [camera and lighting options]\n"
+     "\n"
+     "The scene renderer: draws an observation (the truth) as a camera image, for tests and the\n"
+     "demo table.\n",
+     run_pending, "the renderer lands with issue 7 (seeing Expedition Luxor)"},
+    {"play", "keep score without a camera: moves typed in the game's notation",
+     "usage: tablescribe play --game G --players N [--db FILE] [--script FILE|-] [--json]\n"
+     "\n"
+     "Reads moves in the game's notation, checks each against the rules, prints the running\n"
+     "scores and archives every accepted move.\n",
+     run_pending, "the first rules engine lands with issue 3 (Expedition Luxor)"},
+    {"games", "list the archived games",
+     "usage: tablescribe games [--db FILE]\n"
+     "\n"
+     "Lists the games in the archive: id, game, date, seats, status and winner.\n"
+     "\n"
+     "  --db FILE   the archive (default $XDG_DATA_HOME/tablescribe/games.sqlite, or\n"
+     "              ~/.local/share/tablescribe/games.sqlite; created on first use)\n",
+     cli_games, NULL},
+    {"show", "print a game's events with the running scores",
+     "usage: tablescribe show ID [--db FILE]\n"
+     "\n"
+     "Prints game ID: its seats, then every event (moves, flags, corrections, undos, hidden\n"
+     "information) in order with the running score of every seat after it.\n",
+     cli_show, NULL},
+    {"export", "export games as JSON, CSV, a BG Stats file or BoardGameGeek XML",
+     "usage: tablescribe export --format FORMAT [--out FILE] [--db FILE] [ID...]\n"
+     "\n"
+     "Writes the games with these ids (all games when none is given) to FILE, or to standard\n"
+     "output when FILE is - or missing. The file appears whole or not at all.\n"
+     "\n"
+     "  --format json      everything: games, seats, events with scores and evidence\n"
+     "           csv       one row per event, with the running score of each seat\n"
+     "           bgstats   a BG Stats play file (games, players, plays with their scores)\n"
+     "           bgg-xml   BoardGameGeek's plays XML\n",
+     cli_export, NULL},
+};
+
+static const size_t command_count = sizeof commands / sizeof commands[0];
+
+static void print_help(FILE *out)
+{
+    fprintf(out, "usage: tablescribe COMMAND [OPTIONS]\n"
+                 "\n"
+                 "A camera companion for board games played with a real box: it watches the\n"
+                 "table, checks every move, keeps the scores and archives each game.\n"
+                 "\n"
+                 "Commands:\n");
+    for (size_t i = 0; i < command_count; i++)
+        fprintf(out, "  %-10s %s%s\n", commands[i].name, commands[i].summary,
+                commands[i].pending ? " (not available yet)" : "");
+    fprintf(out, "\n"
+                 "Games:");
+    size_t count;
+    const rules_game *games = rules_games(&count);
+    for (size_t i = 0; i < count; i++)
+        fprintf(out, "%s %s", i ? "," : "", games[i].id);
+    fprintf(out, "\n\n"
+                 "`tablescribe COMMAND --help` describes a command. Exit status: 0 success,\n"
+                 "2 bad usage or bad input, 1 any other failure.\n");
+}
+
+static int run_pending(const cli_command *command, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    cli_error(command, "not available yet: %s", command->pending);
+    return EXIT_FAILURE_OTHER;
+}
+
+static bool wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return false;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return true;
+    }
+    return false;
+}
+
+int companion_main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        print_help(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("tablescribe %s (archive schema %d; camera: %s)\n", TS_VERSION, DB_SCHEMA_VERSION,
+#ifdef TS_HAVE_LIBCAMERA
+               "libcamera"
+#else
+               "not built with camera support"
+#endif
+        );
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < command_count; i++) {
+        if (strcmp(commands[i].name, name) != 0)
+            continue;
+        if (wants_help(argc - 1, argv + 1)) {
+            fputs(commands[i].usage, stdout);
+            if (commands[i].pending)
+                printf("\nNot available yet: %s.\n", commands[i].pending);
+            return EXIT_OK;
+        }
+        return commands[i].run(&commands[i], argc - 1, argv + 1);
+    }
+    fprintf(stderr, "tablescribe: '%s' is not a command (try tablescribe --help)\n", name);
+    return EXIT_BAD_INPUT;
+}
