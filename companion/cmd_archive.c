@@ -33,7 +33,7 @@ static int parse_archive_args(const cli_command *command, int argc, char **argv,
     opterr = 0;
     optind = 1;
     int option;
-    while ((option = getopt_long(argc, argv, "+", archive_options, NULL)) != -1) {
+    while ((option = getopt_long(argc, argv, "", archive_options, NULL)) != -1) {
         const char *name = NULL;
         switch (option) {
         case OPTION_DB:

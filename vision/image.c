@@ -122,7 +122,10 @@ vision_status vision_image_save(const char *path, const vision_image *image, cha
         snprintf(error, size, "%s: %s", path, temporary ? strerror(saved_errno) : "out of memory");
         if (fd >= 0)
             unlink(temporary);
-        status = temporary ? VISION_IO : VISION_NOMEM;
+        /* A folder that is missing or not writable is the caller's input, not a failure. */
+        bool users_path = saved_errno == ENOENT || saved_errno == ENOTDIR ||
+                          saved_errno == EACCES || saved_errno == EROFS || saved_errno == EISDIR;
+        status = !temporary ? VISION_NOMEM : users_path ? VISION_BAD_INPUT : VISION_IO;
     }
     free(temporary);
     free(data);

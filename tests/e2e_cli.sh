@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# End-to-end tests of the real `tablescribe` command: help, exit statuses, the archive commands,
+# the exports as the tools that read them see them, and bad input that must change nothing.
+#
+#   e2e_cli.sh TABLESCRIBE ARCHIVE_TOOL
+set -u
+
+tablescribe=$1
+archive_tool=$2
+work=$(mktemp -d "${TMPDIR:-/tmp}/tablescribe-e2e-XXXXXX")
+chmod 777 "$work"
+trap 'rm -rf "$work"' EXIT
+export HOME="$work/home"
+unset XDG_DATA_HOME
+mkdir -p "$HOME"
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); printf 'FAIL: %s\n' "$*" >&2; }
+
+# run EXPECTED_STATUS ARGS...: runs tablescribe, keeps stdout in $out and stderr in $err.
+run() {
+    local expected=$1; shift
+    "$tablescribe" "$@" >"$work/out" 2>"$work/err"
+    local status=$?
+    out=$(cat "$work/out")
+    err=$(cat "$work/err")
+    if [ "$status" -ne "$expected" ]; then
+        bad "tablescribe $* exited $status, expected $expected (stderr: $err)"
+        return 1
+    fi
+    ok
+}
+
+expect() { # expect DESCRIPTION CONDITION...
+    local what=$1; shift
+    if "$@"; then ok; else bad "$what"; fi
+}
+contains() { [[ $1 == *"$2"* ]]; }
+one_line() { [ -n "$1" ] && [ "$(printf '%s\n' "$1" | wc -l)" -eq 1 ]; }
+
+# ---- help and usage ----
+run 0 --help && expect "help lists export" contains "$out" "export"
+run 0 --version && expect "version names the schema" contains "$out" "archive schema"
+for command in watch replay recognise calibrate render play games show export; do
+    run 0 "$command" --help && expect "$command --help shows usage" contains "$out" "usage: tablescribe $command"
+done
+run 2 && expect "no command prints help on stderr" contains "$err" "usage:"
+run 2 frobnicate && expect "unknown command is one line" one_line "$err"
+run 2 games --frob && expect "unknown option named" contains "$err" "--frob"
+run 2 export && expect "export needs a format" contains "$err" "--format"
+run 2 export --format yaml && expect "unknown format named" contains "$err" "yaml"
+run 2 show && expect "show needs an id" contains "$err" "which game"
+run 2 show 1x && expect "bad id named" contains "$err" "'1x'"
+
+# ---- capabilities of later issues say so, with status 1 and no output ----
+for command in watch replay recognise render play; do
+    run 1 "$command" --game expedition-luxor && {
+        expect "$command says not available yet" contains "$err" "not available yet"
+        expect "$command prints nothing on stdout" [ -z "$out" ]
+    }
+done
+run 1 calibrate teach --image x --truth y && expect "teach not yet" contains "$err" "not available yet"
+
+# ---- the default archive ----
+run 0 games && expect "empty archive says so" contains "$out" "No games"
+expect "default archive under ~/.local/share" [ -f "$HOME/.local/share/tablescribe/games.sqlite" ]
+XDG_DATA_HOME="$work/xdg" run 0 games
+expect "XDG_DATA_HOME is honoured" [ -f "$work/xdg/tablescribe/games.sqlite" ]
+run 2 games --db "$work/missing.sqlite" && expect "explicit missing archive is named" contains "$err" "$work/missing.sqlite"
+expect "explicit missing archive is not created" [ ! -e "$work/missing.sqlite" ]
+
+# ---- the archive commands on a sample ----
+sample="$work/sample.sqlite"
+"$archive_tool" sample "$sample" || bad "archive_tool sample failed"
+run 0 games --db "$sample" && {
+    expect "games lists two" [ "$(printf '%s\n' "$out" | grep -c -E '^ +[0-9]+ ')" -eq 2 ]
+    expect "shared winners listed" contains "$out" "orange (Zoé) = black (Bob \"the <builder>\")"
+    expect "live game listed" contains "$out" "live"
+}
+run 0 show 1 --db "$sample" && {
+    expect "show prints 8 events" [ "$(printf '%s\n' "$out" | grep -c -E '^ +[0-9]+  [0-9]{2}:')" -eq 8 ]
+    expect "show prints the flag's reason" contains "$out" "a hand rests on the table"
+    expect "show prints final ranks" contains "$out" "Final: orange (Zoé) 4 (rank 1)"
+}
+run 2 show 99 --db "$sample" && expect "missing game named" contains "$err" "no game 99"
+
+run 0 export --format json --db "$sample" --out "$work/all.json"
+expect "json: two games, 8 events in the first" [ "$(jq -r '[(.games | length), (.games[0].events | length)] | @csv' "$work/all.json")" = "2,8" ]
+expect "json: running scores" [ "$(jq -c '.games[0].events[7].scores' "$work/all.json")" = "[1,1,3]" ]
+run 0 export --format json --db "$sample" 2 && expect "json to stdout, one game" [ "$(printf '%s' "$out" | jq '.games | length')" = 1 ]
+run 0 export --format csv --db "$sample" --out "$work/events.csv"
+expect "csv: header plus 9 events" [ "$(wc -l <"$work/events.csv")" -eq 10 ]
+run 0 export --format bgstats --db "$sample" --out "$work/plays.bgsplay"
+expect "bgstats: valid JSON with games, players, plays" \
+    [ "$(jq -r '[(.games|length), (.players|length), (.plays|length), (.plays[0].playerScores|length)] | @csv' "$work/plays.bgsplay")" = "2,5,2,3" ]
+run 0 export --format bgg-xml --db "$sample" --out "$work/plays.xml"
+expect "bgg-xml parses" xmllint --noout "$work/plays.xml"
+expect "bgg-xml: two plays, five players" [ "$(xmllint --xpath 'concat(count(//play), ",", count(//play/players/player))' "$work/plays.xml")" = "2,5" ]
+expect "bgg-xml: winners marked" [ "$(xmllint --xpath 'count(//player[@win="1"])' "$work/plays.xml")" = 2 ]
+
+# ---- bad input: a clear line, the right status, and nothing changed ----
+checksum() { sha256sum "$1" | cut -d' ' -f1; }
+before=$(checksum "$sample")
+
+run 2 games --db "$work/no/such/folder/games.sqlite" && expect "missing folder: one line" one_line "$err"
+printf 'these are my notes, not a database, and quite long enough to fill a header page...%.0s' 1 2 3 >"$work/notes.txt"
+notes=$(checksum "$work/notes.txt")
+run 2 games --db "$work/notes.txt" && expect "not SQLite is said" contains "$err" "not a SQLite database"
+expect "not-SQLite file unchanged" [ "$(checksum "$work/notes.txt")" = "$notes" ]
+
+cp "$sample" "$work/newer.sqlite"
+sqlite3 "$work/newer.sqlite" "PRAGMA user_version = 42"
+newer=$(checksum "$work/newer.sqlite")
+run 2 games --db "$work/newer.sqlite" && expect "newer schema is said" contains "$err" "newer tablescribe (schema 42"
+run 2 export --format json --db "$work/newer.sqlite" --out "$work/x.json"
+expect "newer archive unchanged" [ "$(checksum "$work/newer.sqlite")" = "$newer" ]
+expect "no export from a refused archive" [ ! -e "$work/x.json" ]
+
+# A read-only archive: readable, and an export into a read-only folder is refused whole. Root
+# writes through permissions, so the checks run as nobody when the tests run as root.
+as_user=()
+if [ "$(id -u)" -eq 0 ]; then as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups); fi
+mkdir -m 777 "$work/ro"
+cp "$sample" "$work/ro/games.sqlite"
+chmod 444 "$work/ro/games.sqlite"
+mkdir -m 555 "$work/locked-folder"
+ro_before=$(checksum "$work/ro/games.sqlite")
+if "${as_user[@]}" "$tablescribe" games --db "$work/ro/games.sqlite" >"$work/out" 2>"$work/err"; then ok; else bad "read-only archive unreadable: $(cat "$work/err")"; fi
+"${as_user[@]}" "$tablescribe" export --format csv --db "$work/ro/games.sqlite" --out "$work/locked-folder/x.csv" >"$work/out" 2>"$work/err"
+status=$?
+expect "export into a read-only folder exits 2 (got $status)" [ "$status" -eq 2 ]
+expect "export failure is one line" one_line "$(cat "$work/err")"
+expect "read-only archive unchanged" [ "$(checksum "$work/ro/games.sqlite")" = "$ro_before" ]
+expect "nothing written in the read-only folder" [ -z "$(ls -A "$work/locked-folder")" ]
+
+# A locked archive: another program holds it exclusively; the command waits, then says so.
+cp "$sample" "$work/busy.sqlite"
+busy_before=$(sqlite3 "$work/busy.sqlite" "SELECT count(*) FROM events")
+sqlite3 "$work/busy.sqlite" "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; SELECT count(*) FROM games;" ".shell sleep 8" "COMMIT;" >/dev/null &
+locker=$!
+sleep 1
+run 1 games --db "$work/busy.sqlite" && expect "lock is said" contains "$err" "locked by another program"
+wait "$locker"
+run 0 games --db "$work/busy.sqlite"
+expect "locked archive lost nothing" [ "$(sqlite3 "$work/busy.sqlite" "SELECT count(*) FROM events")" = "$busy_before" ]
+
+expect "sample archive unchanged by every command above" [ "$(checksum "$sample")" = "$before" ]
+
+# ---- a reader while a game is being written ----
+"$archive_tool" append "$work/live.sqlite" 1 >/dev/null
+"$archive_tool" append "$work/live.sqlite" 2000 >/dev/null &
+writer=$!
+reads=0
+last=0
+while kill -0 "$writer" 2>/dev/null; do
+    if ! "$tablescribe" show 1 --db "$work/live.sqlite" >"$work/out" 2>"$work/err"; then
+        bad "show while writing failed: $(cat "$work/err")"
+        break
+    fi
+    events=$(grep -c -E '^ +[0-9]+  [0-9]{2}:' "$work/out")
+    [ "$events" -ge "$last" ] || bad "events went from $last to $events while writing"
+    last=$events
+    reads=$((reads + 1))
+done
+wait "$writer"
+expect "several reads during the write ($reads)" [ "$reads" -ge 3 ]
+run 0 games --db "$work/live.sqlite"
+
+# ---- the markers sheet ----
+run 0 calibrate markers --out "$work/markers.png" --marker-mm 50
+expect "markers sheet is a PNG" [ "$(head -c 8 "$work/markers.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
+run 2 calibrate markers --out "$work/markers.png" --marker-mm 200 && expect "marker size range" contains "$err" "10 to 90"
+run 2 calibrate markers --out "$work/markers.jpg"
+run 2 calibrate markers --out "$work/no/such/markers.png" && expect "missing folder named" contains "$err" "$work/no/such/markers.png"
+
+printf '%d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,99 @@
+#include "test_support.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *test_make_folder(void)
+{
+    const char *base = getenv("TMPDIR");
+    char *path = test_path(base && *base ? base : "/tmp", "tablescribe-test-XXXXXX");
+    if (!mkdtemp(path)) {
+        perror("mkdtemp");
+        abort();
+    }
+    chmod(path, 0777);
+    return path;
+}
+
+void test_remove_tree(const char *path)
+{
+    DIR *folder = opendir(path);
+    if (folder) {
+        struct dirent *entry;
+        while ((entry = readdir(folder))) {
+            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+                continue;
+            char *child = test_path(path, entry->d_name);
+            struct stat info;
+            if (lstat(child, &info) == 0 && S_ISDIR(info.st_mode))
+                test_remove_tree(child);
+            else
+                unlink(child);
+            free(child);
+        }
+        closedir(folder);
+    }
+    rmdir(path);
+}
+
+char *test_path(const char *folder, const char *name)
+{
+    size_t size = strlen(folder) + strlen(name) + 2;
+    char *path = malloc(size);
+    snprintf(path, size, "%s/%s", folder, name);
+    return path;
+}
+
+char *test_read_file(const char *path, size_t *size)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file)
+        return NULL;
+    fseek(file, 0, SEEK_END);
+    long length = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    char *data = malloc((size_t)length + 1);
+    size_t got = fread(data, 1, (size_t)length, file);
+    fclose(file);
+    data[got] = '\0';
+    if (size)
+        *size = got;
+    return data;
+}
+
+void test_write_file(const char *path, const void *data, size_t size)
+{
+    FILE *file = fopen(path, "wb");
+    if (!file || fwrite(data, 1, size, file) != size) {
+        perror(path);
+        abort();
+    }
+    fclose(file);
+}
+
+bool test_file_equals(const char *path, const void *data, size_t size)
+{
+    size_t length;
+    char *content = test_read_file(path, &length);
+    bool equal = content && length == size && memcmp(content, data, size) == 0;
+    free(content);
+    return equal;
+}
+
+size_t test_folder_entries(const char *path)
+{
+    size_t count = 0;
+    DIR *folder = opendir(path);
+    if (!folder)
+        return 0;
+    struct dirent *entry;
+    while ((entry = readdir(folder)))
+        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0)
+            count++;
+    closedir(folder);
+    return count;
+}

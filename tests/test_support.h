@@ -1,0 +1,30 @@
+/* Helpers shared by the tests: temporary folders and whole-file reads. */
+#ifndef TS_TEST_SUPPORT_H
+#define TS_TEST_SUPPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A fresh folder under $TMPDIR (or /tmp), world-accessible so that a test may drop privileges
+ * in it; the caller removes it with test_remove_tree and frees the path. */
+char *test_make_folder(void);
+
+/* Removes a folder and everything in it. */
+void test_remove_tree(const char *path);
+
+/* "folder/name" in a malloc'd string. */
+char *test_path(const char *folder, const char *name);
+
+/* The whole file in a malloc'd buffer (NUL-terminated; *size without it), or NULL. */
+char *test_read_file(const char *path, size_t *size);
+
+/* Writes text to path, replacing it. */
+void test_write_file(const char *path, const void *data, size_t size);
+
+/* The file's bytes equal data. */
+bool test_file_equals(const char *path, const void *data, size_t size);
+
+/* The folder holds exactly count entries (besides . and ..). */
+size_t test_folder_entries(const char *path);
+
+#endif

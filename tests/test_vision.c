@@ -1,0 +1,126 @@
+/* Images through the OpenCV shim, and the markers sheet. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "calibration.h"
+#include "test_support.h"
+#include "vision.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_vision_png_round_trip_is_exact(void **state)
+{
+    (void)state;
+    char *folder = test_make_folder();
+    char *path = test_path(folder, "image.png");
+    vision_image image;
+    assert_int_equal(vision_image_new(37, 21, 3, &image), VISION_OK);
+    for (int y = 0; y < image.height; y++)
+        for (int x = 0; x < image.width; x++)
+            for (int c = 0; c < 3; c++)
+                image.pixels[y * image.stride + x * 3 + c] = (uint8_t)(x * 7 + y * 3 + c * 50);
+    char error[256];
+    assert_int_equal(vision_image_save(path, &image, error, sizeof error), VISION_OK);
+    vision_image loaded;
+    assert_int_equal(vision_image_load(path, &loaded, error, sizeof error), VISION_OK);
+    assert_int_equal(loaded.width, 37);
+    assert_int_equal(loaded.height, 21);
+    assert_int_equal(loaded.channels, 3);
+    for (int y = 0; y < image.height; y++)
+        assert_memory_equal(loaded.pixels + y * loaded.stride, image.pixels + y * image.stride,
+                            (size_t)image.width * 3);
+    assert_int_equal(test_folder_entries(folder), 1); /* no temporary file left behind */
+    vision_image_free(&image);
+    vision_image_free(&loaded);
+    test_remove_tree(folder);
+    free(path);
+    free(folder);
+}
+
+static void test_vision_load_names_the_file_and_the_problem(void **state)
+{
+    (void)state;
+    char *folder = test_make_folder();
+    char *missing = test_path(folder, "missing.png"), *text = test_path(folder, "notes.png");
+    test_write_file(text, "not an image", 12);
+    vision_image image;
+    char error[256];
+    assert_int_equal(vision_image_load(missing, &image, error, sizeof error), VISION_NOT_FOUND);
+    assert_non_null(strstr(error, missing));
+    assert_null(image.pixels);
+    assert_int_equal(vision_image_load(text, &image, error, sizeof error), VISION_UNREADABLE);
+    assert_non_null(strstr(error, text));
+    char *no_extension = test_path(folder, "sheet");
+    assert_int_equal(vision_image_new(4, 4, 1, &image), VISION_OK);
+    assert_int_equal(vision_image_save(no_extension, &image, error, sizeof error),
+                     VISION_BAD_INPUT);
+    vision_image_free(&image);
+    test_remove_tree(folder);
+    free(missing);
+    free(text);
+    free(no_extension);
+    free(folder);
+}
+
+static void test_vision_image_new_refuses_bad_sizes(void **state)
+{
+    (void)state;
+    vision_image image;
+    assert_int_equal(vision_image_new(0, 10, 3, &image), VISION_BAD_INPUT);
+    assert_int_equal(vision_image_new(10, 10, 2, &image), VISION_BAD_INPUT);
+    assert_null(image.pixels);
+    vision_image_free(&image); /* freeing a failed image is harmless */
+}
+
+/* The marker's outer ring of modules is black and the sheet around it white: a detector needs
+ * both (the quiet zone of DESIGN.md §3.3). */
+static void test_calibration_sheet_has_four_markers_in_white_margins(void **state)
+{
+    (void)state;
+    calibration_sheet_config config;
+    calibration_sheet_config_default(&config);
+    vision_image sheet;
+    assert_int_equal(calibration_markers_sheet(&config, &sheet), VISION_OK);
+    assert_int_equal(sheet.width, 2480); /* A4 at 300 dpi */
+    assert_int_equal(sheet.height, 3508);
+    int side = 472;                      /* 40 mm at 300 dpi */
+    int module = side / 6;
+    int black_borders = 0;
+    /* Scan for the markers' top-left corners: a black pixel with white above and left. */
+    for (int y = module; y < sheet.height - side; y++)
+        for (int x = module; x < sheet.width - side; x++) {
+            const uint8_t *p = sheet.pixels + y * sheet.stride + x;
+            if (p[0] != 0 || p[-1] != 255 || p[-sheet.stride] != 255)
+                continue;
+            bool border = true;
+            for (int i = 0; i < side && border; i++)
+                border = p[i] == 0 && p[i * sheet.stride] == 0 &&
+                         p[(side - 1) * sheet.stride + i] == 0 &&
+                         p[i * sheet.stride + side - 1] == 0;
+            bool quiet = true;
+            for (int i = -module; i < side + module && quiet; i++)
+                quiet = p[-module * sheet.stride + i] == 255 && p[i * sheet.stride - module] == 255;
+            black_borders += border && quiet;
+        }
+    assert_int_equal(black_borders, 4);
+    vision_image_free(&sheet);
+
+    config.marker_mm = 95;
+    assert_int_equal(calibration_markers_sheet(&config, &sheet), VISION_BAD_INPUT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vision_png_round_trip_is_exact),
+        cmocka_unit_test(test_vision_load_names_the_file_and_the_problem),
+        cmocka_unit_test(test_vision_image_new_refuses_bad_sizes),
+        cmocka_unit_test(test_calibration_sheet_has_four_markers_in_white_margins),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
