@@ -685,7 +685,9 @@ static void test_db_export_bgg_xml_parses_with_plays_and_players(void **state)
                 xmlChar *win = xmlGetProp(player, BAD_CAST "win");
                 xmlChar *colour = xmlGetProp(player, BAD_CAST "color");
                 xmlChar *name = xmlGetProp(player, BAD_CAST "name");
-                assert_non_null(xmlGetProp(player, BAD_CAST "score"));
+                xmlChar *score = xmlGetProp(player, BAD_CAST "score");
+                assert_non_null(score);
+                xmlFree(score);
                 winners += strcmp((const char *)win, "1") == 0;
                 if (strcmp((const char *)colour, "black") == 0)
                     snprintf(black_name, sizeof black_name, "%s", (const char *)name);

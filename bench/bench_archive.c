@@ -1,0 +1,119 @@
+/*
+ * The archive's speed: how long one committed event takes (DESIGN.md §5: a committed move in
+ * the archive ≤ 5 ms), with synchronous=FULL as during a live game, so each append waits for
+ * the disk. Also the time to read a whole game back, as `show` and a resume do.
+ *
+ *   bench_archive [EVENTS] [FOLDER]     defaults: 2000 events, a new folder under /tmp
+ *
+ * Reports; asserts nothing. The numbers depend on the disk under FOLDER.
+ */
+#include "db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+static int compare(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int count_event(void *context, const db_event *event, const int32_t *scores)
+{
+    (void)event;
+    (void)scores;
+    (*(long *)context)++;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    long events = argc > 1 ? strtol(argv[1], NULL, 10) : 2000;
+    char folder[256];
+    if (argc > 2)
+        snprintf(folder, sizeof folder, "%s", argv[2]);
+    else if (!mkdtemp(strcpy(folder, "/tmp/tablescribe-bench-XXXXXX")))
+        return 1;
+    if (events < 1) {
+        fprintf(stderr, "bench_archive: EVENTS must be at least 1\n");
+        return 2;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/bench.sqlite", folder);
+    unlink(path);
+
+    db_config config;
+    db_config_default(&config);
+    config.mode = DB_OPEN_CREATE;
+    db *archive = NULL;
+    if (db_open(path, &config, &archive) != DB_OK) {
+        fprintf(stderr, "bench_archive: %s\n", db_error(archive));
+        return 1;
+    }
+    db_new_game game = {.game = "expedition-luxor", .title = "Expedition Luxor", .seat_count = 4};
+    static const char *const colours[] = {"orange", "black", "grey", "yellow"};
+    for (int i = 0; i < 4; i++)
+        snprintf(game.seats[i].colour, DB_COLOUR_MAX, "%s", colours[i]);
+    int64_t id;
+    if (db_game_create(archive, &game, &id) != DB_OK)
+        return 1;
+
+    /* A realistic event: notation, a detail object, evidence and a small thumbnail. */
+    static unsigned char thumbnail[6000];
+    for (size_t i = 0; i < sizeof thumbnail; i++)
+        thumbnail[i] = (unsigned char)(i * 31);
+    double *latency = malloc((size_t)events * sizeof *latency);
+    double started = seconds();
+    for (long i = 0; i < events; i++) {
+        db_event event = db_event_make(DB_EVENT_MOVE, (int)(i % 4), "desert-camp@2,2 x5 > e 2 2");
+        event.detail_json = "{\"tiles\": [[2, 2, \"desert-camp\"]], \"moved\": [2, 2]}";
+        event.frame_time = (double)i * 0.1;
+        event.confidence = 0.93;
+        event.thumbnail_jpeg = thumbnail;
+        event.thumbnail_size = sizeof thumbnail;
+        int32_t scores[4] = {(int32_t)i, (int32_t)i / 2, (int32_t)i / 3, (int32_t)i / 4};
+        double before = seconds();
+        if (db_event_append(archive, id, &event, scores, NULL) != DB_OK) {
+            fprintf(stderr, "bench_archive: %s\n", db_error(archive));
+            return 1;
+        }
+        latency[i] = (seconds() - before) * 1000.0;
+    }
+    double total = seconds() - started;
+    qsort(latency, (size_t)events, sizeof *latency, compare);
+
+    long read_back = 0;
+    double read_started = seconds();
+    db_events_foreach(archive, id, count_event, &read_back);
+    double read_ms = (seconds() - read_started) * 1000.0;
+    db_close(archive);
+
+    printf("archive append (synchronous=FULL, WAL, 6 KB thumbnail), %ld events in %s\n", events,
+           folder);
+    printf("  median %.3f ms, p95 %.3f ms, p99 %.3f ms, max %.3f ms  (target: <= 5 ms)\n",
+           latency[events / 2], latency[events * 95 / 100], latency[events * 99 / 100],
+           latency[events - 1]);
+    printf("  throughput %.0f events/s\n", (double)events / total);
+    printf("read back %ld events in %.1f ms\n", read_back, read_ms);
+    free(latency);
+    if (argc <= 2) {
+        unlink(path);
+        char side[600];
+        snprintf(side, sizeof side, "%s-wal", path);
+        unlink(side);
+        snprintf(side, sizeof side, "%s-shm", path);
+        unlink(side);
+        rmdir(folder);
+    }
+    return 0;
+}
