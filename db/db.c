@@ -759,11 +759,17 @@ db_status db_events_foreach(db *archive, int64_t game_id, db_event_fn fn, void *
 
     int32_t scores[DB_MAX_SEATS];
     int rc = SQLITE_DONE;
+    int64_t group_seq = 0;
     while (status == DB_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        /* Appends store all of an event's scores or none, so rows come as seats 0..n-1 of one
+         * seq; anything else means the file was changed behind the archive's back. */
         int seat = sqlite3_column_int(stmt, 9);
-        if (seat < 0 || seat >= game->seat_count) {
-            status = db_fail(archive, DB_IO, "game %lld: a score for seat %d, which it lacks",
-                             (long long)game_id, seat);
+        int64_t row_seq = sqlite3_column_int64(stmt, 0);
+        if (seat == 0)
+            group_seq = row_seq;
+        if (seat < 0 || seat >= game->seat_count || row_seq != group_seq) {
+            status = db_fail(archive, DB_IO, "game %lld, event %lld: its scores are damaged",
+                             (long long)game_id, (long long)row_seq);
             break;
         }
         scores[seat] = sqlite3_column_int(stmt, 10);

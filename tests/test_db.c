@@ -329,6 +329,25 @@ static void test_db_games_are_listed_in_id_order(void **state)
     assert_int_equal(db_game_get(f->archive, 42, &game), DB_NOT_FOUND);
 }
 
+static void test_db_damaged_scores_are_reported_not_misread(void **state)
+{
+    fixture *f = *state;
+    int32_t scores[3] = {1, 2, 3};
+    db_event event = db_event_make(DB_EVENT_MOVE, 0, "a");
+    assert_int_equal(db_event_append(f->archive, f->game, &event, scores, NULL), DB_OK);
+    assert_int_equal(db_event_append(f->archive, f->game, &event, scores, NULL), DB_OK);
+    /* Another tool deletes one score row: reading must say so rather than shift seats. */
+    assert_int_equal(sqlite3_exec(f->archive->sql,
+                                  "DELETE FROM event_scores WHERE seat = 0 AND event_id = "
+                                  "(SELECT max(id) FROM events)",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    collected *c = calloc(1, sizeof *c);
+    assert_int_equal(db_events_foreach(f->archive, f->game, collect, c), DB_IO);
+    assert_non_null(strstr(db_error(f->archive), "damaged"));
+    free(c);
+}
+
 /* ---- bad files: refused with a clear message, left exactly as they were ---- */
 
 static void test_db_missing_file_is_not_found_and_not_created(void **state)
@@ -791,6 +810,7 @@ int main(void)
         TEST(test_db_bad_games_are_refused_and_create_nothing),
         TEST(test_db_finish_records_final_scores_and_ranks_once),
         TEST(test_db_games_are_listed_in_id_order),
+        TEST(test_db_damaged_scores_are_reported_not_misread),
         TEST(test_db_missing_file_is_not_found_and_not_created),
         TEST(test_db_missing_folder_is_named_and_nothing_is_created),
         TEST(test_db_file_that_is_not_sqlite_is_refused_untouched),
