@@ -1,11 +1,13 @@
 /*
  * rules: the four games' engines and the table that names them.
  *
- *   rules_games() ──▶ rules_game { id, title, players, engine }
- *                                              │
- *                                              └─▶ one engine per game (later issues): a state
- *                                                  value without pointers, move generation,
- *                                                  notation, scoring, reconcile
+ *   rules_games() ──▶ rules_game { id, title, players, flags, engine }
+ *                                                     │
+ *                      rules_engine (game-agnostic) ◀─┘  init, play_line, scores, ranks, ...
+ *                                │
+ *                                └─▶ one engine per game, with its own header for what only
+ *                                    that game has (moves, observations, reconcile):
+ *                                    expedition_luxor.h; the other three to come
  *
  * The tracker, the archive and the live view work through this table and never name a game.
  * This module depends on libc and libm only.
@@ -13,20 +15,76 @@
 #ifndef TS_RULES_H
 #define TS_RULES_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "expedition_luxor.h"
 
 /* The most seats any supported game has (Expéditions: 6). */
 #define RULES_MAX_SEATS 6
+#define RULES_COLOUR_MAX 16
 
-/* An engine's functions. Declared here, defined when the first engine lands. */
-struct rules_engine;
+/* X(name, message): the statuses every engine answers with. */
+#define RULES_STATUS_TABLE(X)              \
+    X(RULES_OK, "ok")                      \
+    X(RULES_ILLEGAL, "illegal")            \
+    X(RULES_BAD_NOTATION, "bad notation")  \
+    X(RULES_BAD_CONFIG, "bad configuration")
+
+typedef enum {
+#define RULES_STATUS_ENUM(name, message) name,
+    RULES_STATUS_TABLE(RULES_STATUS_ENUM)
+#undef RULES_STATUS_ENUM
+} rules_status;
+
+/* Options of a game, whatever the game: seats, colours, and flags whose meaning each game
+ * documents (an engine refuses a flag it does not know). */
+typedef struct rules_options {
+    int seats;
+    int colour_count; /* 0: the game's default colours */
+    char colours[RULES_MAX_SEATS][RULES_COLOUR_MAX];
+    unsigned flags;   /* RULES_FLAG_* */
+} rules_options;
+
+#define RULES_FLAG_EXPANSION 1u  /* Expedition Luxor: "New Adventures" */
+#define RULES_FLAG_CHECK_DECK 2u /* Expedition Luxor: D-EL-1's deck order */
+
+/*
+ * An engine, seen without its game's types. The state is a value of state_size bytes that
+ * the caller owns (copy it to snapshot); every function leaves it unchanged on failure and
+ * writes the reason, one line, into error (size bytes).
+ */
+typedef struct rules_engine {
+    size_t state_size;
+    rules_status (*init)(void *state, const rules_options *options, char *error, size_t size);
+    /* One line of the game's notation: checked, then played. */
+    rules_status (*play_line)(void *state, const char *line, char *error, size_t size);
+    int (*seat_count)(const void *state);
+    const char *(*colour)(const void *state, int seat);
+    int (*active_seat)(const void *state);
+    bool (*is_over)(const void *state);
+    /* The running score of every seat (what each would score if the game ended now). */
+    void (*scores)(const void *state, int32_t *scores);
+    /* 1 = winner, ties share a rank. */
+    void (*ranks)(const void *state, int32_t *ranks);
+    /* A whole random legal game from an initialised state, each line handed to emit. */
+    rules_status (*random_game)(void *state, uint64_t seed,
+                                void (*emit)(void *context, const char *line), void *context,
+                                char *error, size_t size);
+    /* For summaries (`play --json`): pieces a seat has left in supply, pieces it captured;
+     * -1 where the game has no such thing. */
+    int (*seat_supply)(const void *state, int seat);   /* pieces left in supply, or -1 */
+    int (*seat_captured)(const void *state, int seat); /* pieces captured, or -1 */
+} rules_engine;
 
 typedef struct rules_game {
     const char *id;            /* stable id used on the command line and in the archive */
     const char *title;         /* the name printed on the box, for people and exports */
     int min_players;
     int max_players;
-    const struct rules_engine *engine; /* NULL: this game's engine is not available yet */
+    unsigned flags;            /* the RULES_FLAG_* this game understands */
+    const rules_engine *engine; /* NULL: this game's engine is not available yet */
 } rules_game;
 
 /* All supported games, in a stable order. *count receives their number. Static storage. */

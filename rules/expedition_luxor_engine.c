@@ -1,0 +1,116 @@
+/* Expedition Luxor seen through the game-agnostic rules_engine of the game table. */
+#include "expedition_luxor_internal.h"
+#include "rules.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static rules_status el_engine_init(void *state, const rules_options *options, char *error,
+                                   size_t size)
+{
+    el_config config;
+    el_config_default(&config);
+    config.seats = options->seats;
+    if (options->colour_count > 0) {
+        if (options->colour_count != options->seats) {
+            snprintf(error, size, "%d colours for %d players", options->colour_count,
+                     options->seats);
+            return RULES_BAD_CONFIG;
+        }
+        for (int i = 0; i < options->colour_count && i < EL_MAX_SEATS; i++)
+            snprintf(config.colours[i], EL_COLOUR_MAX, "%s", options->colours[i]);
+    }
+    unsigned known = RULES_FLAG_EXPANSION | RULES_FLAG_CHECK_DECK;
+    if (options->flags & ~known) {
+        snprintf(error, size, "an option Expedition Luxor does not have");
+        return RULES_BAD_CONFIG;
+    }
+    config.expansion = (options->flags & RULES_FLAG_EXPANSION) != 0;
+    config.check_deck = (options->flags & RULES_FLAG_CHECK_DECK) != 0;
+    el_error reason;
+    if (el_init(state, &config, &reason) != EL_OK) {
+        snprintf(error, size, "%s", reason.message);
+        return RULES_BAD_CONFIG;
+    }
+    return RULES_OK;
+}
+
+static rules_status el_engine_play_line(void *state, const char *line, char *error, size_t size)
+{
+    el_error reason;
+    el_status status = el_play_line(state, line, &reason);
+    if (status == EL_OK)
+        return RULES_OK;
+    snprintf(error, size, "%s", reason.message);
+    return status == EL_BAD_NOTATION ? RULES_BAD_NOTATION : RULES_ILLEGAL;
+}
+
+static int el_engine_seat_count(const void *state)
+{
+    return ((const el_state *)state)->config.seats;
+}
+
+static const char *el_engine_colour(const void *state, int seat)
+{
+    return ((const el_state *)state)->config.colours[seat];
+}
+
+static int el_engine_active_seat(const void *state)
+{
+    return ((const el_state *)state)->active;
+}
+
+static bool el_engine_is_over(const void *state)
+{
+    return ((const el_state *)state)->phase == EL_PHASE_OVER;
+}
+
+static void el_engine_scores(const void *state, int32_t *scores)
+{
+    int32_t all[EL_MAX_SEATS];
+    el_scores(state, all);
+    memcpy(scores, all, sizeof(int32_t) * (size_t)el_engine_seat_count(state));
+}
+
+static void el_engine_ranks(const void *state, int32_t *ranks)
+{
+    int32_t all[EL_MAX_SEATS];
+    el_ranks(state, all);
+    memcpy(ranks, all, sizeof(int32_t) * (size_t)el_engine_seat_count(state));
+}
+
+static rules_status el_engine_random_game(void *state, uint64_t seed,
+                                          void (*emit)(void *context, const char *line),
+                                          void *context, char *error, size_t size)
+{
+    el_error reason;
+    if (el_random_game(state, seed, emit, context, &reason) == EL_OK)
+        return RULES_OK;
+    snprintf(error, size, "%s", reason.message);
+    return RULES_ILLEGAL;
+}
+
+static int el_engine_supply(const void *state, int seat)
+{
+    return ((const el_state *)state)->supply[seat];
+}
+
+static int el_engine_captured(const void *state, int seat)
+{
+    return el_captured(state, seat);
+}
+
+const rules_engine el_engine = {
+    .state_size = sizeof(el_state),
+    .init = el_engine_init,
+    .play_line = el_engine_play_line,
+    .seat_count = el_engine_seat_count,
+    .colour = el_engine_colour,
+    .active_seat = el_engine_active_seat,
+    .is_over = el_engine_is_over,
+    .scores = el_engine_scores,
+    .ranks = el_engine_ranks,
+    .random_game = el_engine_random_game,
+    .seat_supply = el_engine_supply,
+    .seat_captured = el_engine_captured,
+};

@@ -1,0 +1,341 @@
+/*
+ * The Expedition Luxor notation: one action per line, scripts written by others rely on it.
+ *
+ *   start desert@0,0 mountain@0,1 desert-temple@1,0 desert@1,1
+ *   desert-temple@2,1
+ *   desert-camp@2,2 x5 > e 2 2
+ *   boat 1,1 > 4,4
+ *   end | pass
+ *
+ * `#` starts a comment; an optional `colour: ` prefix must name the active seat.
+ */
+#include "expedition_luxor_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_WORDS 24
+#define MAX_LINE 512
+
+static const char direction_letters[] = "nesw";
+
+static el_status fail(el_error *error, const char *action, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static el_status fail(el_error *error, const char *action, const char *format, ...)
+{
+    if (!error)
+        return EL_BAD_NOTATION;
+    char reason[sizeof error->message];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(reason, sizeof reason, format, args);
+    va_end(args);
+    snprintf(error->message, sizeof error->message, "%.60s: %.95s", action, reason);
+    return EL_BAD_NOTATION;
+}
+
+/* A small integer, optionally negative: the only numbers the notation has. */
+static bool parse_int(const char *text, size_t length, int *value)
+{
+    size_t i = 0;
+    bool negative = false;
+    if (i < length && (text[i] == '-' || text[i] == '+'))
+        negative = text[i++] == '-';
+    if (i == length || length - i > 3)
+        return false;
+    int v = 0;
+    for (; i < length; i++) {
+        if (text[i] < '0' || text[i] > '9')
+            return false;
+        v = 10 * v + (text[i] - '0');
+    }
+    *value = negative ? -v : v;
+    return true;
+}
+
+/* "r,c" into row and column. */
+static bool parse_position(const char *text, int *row, int *col)
+{
+    const char *comma = strchr(text, ',');
+    return comma && parse_int(text, (size_t)(comma - text), row) &&
+           parse_int(comma + 1, strlen(comma + 1), col) && *row >= -EL_ORIGIN &&
+           *row < EL_GRID - EL_ORIGIN && *col >= -EL_ORIGIN && *col < EL_GRID - EL_ORIGIN;
+}
+
+static int tile_type_of(const char *name, size_t length)
+{
+    for (int t = 0; t < EL_TILE_TYPES; t++)
+        if (strlen(el_tile_name((el_tile_type)t)) == length &&
+            strncmp(el_tile_name((el_tile_type)t), name, length) == 0)
+            return t;
+    return -1;
+}
+
+static int token_of(const char *name)
+{
+    for (int t = EL_BOAT; t < EL_TOKEN_TYPES; t++)
+        if (strcmp(el_token_name((el_token)t), name) == 0)
+            return t;
+    return -1;
+}
+
+/* "type@r,c" */
+static el_status parse_tile(const char *word, const char *action, int *type, int *row, int *col,
+                            el_error *error)
+{
+    const char *at = strchr(word, '@');
+    if (!at)
+        return fail(error, action, "'%s' is not a tile: type@row,column", word);
+    *type = tile_type_of(word, (size_t)(at - word));
+    if (*type < 0)
+        return fail(error, action,
+                    "'%.*s' is not a tile type (lake, mountain, desert, desert-camp, "
+                    "desert-temple, desert-pyramid, oasis-camp, oasis-temple, oasis-pyramid)",
+                    (int)(at - word), word);
+    if (!parse_position(at + 1, row, col))
+        return fail(error, action, "'%s' is not a row,column (integers from -10 to 10)", at + 1);
+    return EL_OK;
+}
+
+/* Splits text into words at blanks; returns their number or -1 when there are too many. */
+static int split(char *text, char **words)
+{
+    int count = 0;
+    for (char *p = text; *p;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            *p++ = '\0';
+        if (!*p)
+            break;
+        if (count == MAX_WORDS)
+            return -1;
+        words[count++] = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+            p++;
+    }
+    return count;
+}
+
+static el_status parse_placement(char **words, int count, const char *action, el_move *move,
+                                 el_error *error)
+{
+    int type, row, col;
+    el_status status = parse_tile(words[0], action, &type, &row, &col, error);
+    if (status != EL_OK)
+        return status;
+    *move = (el_move){.kind = EL_MOVE_PLACE, .what = (uint8_t)type, .row = (int8_t)row,
+                      .col = (int8_t)col, .direction = EL_NO_DIRECTION};
+    int i = 1;
+    move->adventurers = 0xff; /* a camp without `xN`: the mandatory ones, filled in by play */
+    if (i < count && words[i][0] == 'x') {
+        int adventurers;
+        if (!parse_int(words[i] + 1, strlen(words[i] + 1), &adventurers) || adventurers < 0 ||
+            adventurers > 9)
+            return fail(error, action, "'%s' is not an adventurer count (x1 to x5)", words[i]);
+        if (!el_is_camp(type))
+            return fail(error, action, "only a camp takes adventurers");
+        move->adventurers = (uint8_t)adventurers;
+        i++;
+    }
+    if (!el_is_camp(type))
+        move->adventurers = 0;
+    if (i < count && strcmp(words[i], ">") == 0) {
+        if (!el_is_camp(type))
+            return fail(error, action, "only a camp's adventurers move");
+        if (++i >= count || strlen(words[i]) != 1 || !strchr("nesw", words[i][0]))
+            return fail(error, action, "a movement names a direction: > n|e|s|w and the stops");
+        move->direction = (uint8_t)(strchr(direction_letters, words[i][0]) - direction_letters);
+        i++;
+        if (i >= count)
+            return fail(error, action, "the movement names no stops: > %c 2 1 moves 2 to the "
+                                       "first tile and 1 to the second",
+                        direction_letters[move->direction]);
+        for (; i < count; i++) {
+            int stop;
+            if (move->stop_count == EL_MAX_STOPS)
+                return fail(error, action, "movers enter %d tiles at most", EL_MAX_STOPS);
+            if (!parse_int(words[i], strlen(words[i]), &stop) || stop < 1 || stop > 5)
+                return fail(error, action, "'%s' is not a number of adventurers stopping (1-5)",
+                            words[i]);
+            move->stops[move->stop_count++] = (uint8_t)stop;
+        }
+    }
+    if (i < count)
+        return fail(error, action, "unexpected '%s'", words[i]);
+    return EL_OK;
+}
+
+el_status el_parse(const el_state *state, const char *text, el_line *line, el_error *error)
+{
+    memset(line, 0, sizeof *line);
+    line->seat = -1;
+    char buffer[MAX_LINE];
+    size_t length = strcspn(text, "#\n");
+    if (length >= sizeof buffer)
+        return fail(error, "line", "longer than %d characters", MAX_LINE - 1);
+    memcpy(buffer, text, length);
+    buffer[length] = '\0';
+
+    /* The action as written, for messages: without the comment and the blanks around. */
+    char action[MAX_LINE];
+    char *start = buffer;
+    while (*start == ' ' || *start == '\t')
+        start++;
+    snprintf(action, sizeof action, "%s", start);
+    for (size_t n = strlen(action); n > 0 && strchr(" \t\r", action[n - 1]); n--)
+        action[n - 1] = '\0';
+
+    char *words[MAX_WORDS];
+    int count = split(buffer, words);
+    if (count < 0)
+        return fail(error, action, "too many words on one line");
+    if (count == 0)
+        return EL_OK;
+
+    size_t first = strlen(words[0]);
+    if (first > 1 && words[0][first - 1] == ':') {
+        words[0][first - 1] = '\0';
+        line->seat = (int8_t)el_seat_of(state, words[0]);
+        if (line->seat < 0)
+            return fail(error, action, "'%s' is not a colour of this game", words[0]);
+        for (int i = 1; i < count; i++)
+            words[i - 1] = words[i];
+        if (--count == 0)
+            return fail(error, action, "a seat prefix with no action after it");
+        /* the message names the action without its prefix */
+        char *colon = strchr(action, ':');
+        memmove(action, colon + 1 + strspn(colon + 1, " \t"), strlen(colon + 1 + strspn(colon + 1, " \t")) + 1);
+    }
+
+    line->kind = EL_LINE_MOVE;
+    el_move *move = &line->move;
+    *move = (el_move){.direction = EL_NO_DIRECTION};
+    if (strcmp(words[0], "end") == 0 || strcmp(words[0], "pass") == 0) {
+        if (count > 1)
+            return fail(error, action, "unexpected '%s'", words[1]);
+        move->kind = strcmp(words[0], "end") == 0 ? EL_MOVE_END : EL_MOVE_PASS;
+        return EL_OK;
+    }
+    if (strcmp(words[0], "start") == 0) {
+        line->kind = EL_LINE_START;
+        if (count == 1)
+            return fail(error, action, "the start layout lists its tiles: start desert@0,0 ...");
+        if (count - 1 > 2 * EL_MAX_SEATS)
+            return fail(error, action, "a start layout has %d tiles at most", 2 * EL_MAX_SEATS);
+        for (int i = 1; i < count; i++) {
+            int type, row, col;
+            el_status status = parse_tile(words[i], action, &type, &row, &col, error);
+            if (status != EL_OK)
+                return status;
+            line->start[line->start_count++] =
+                (el_start_tile){.row = (int8_t)row, .col = (int8_t)col, .type = (uint8_t)type};
+        }
+        return EL_OK;
+    }
+    int token = token_of(words[0]);
+    if (token > 0) {
+        int from_row, from_col, row, col;
+        if (count != 4 || strcmp(words[2], ">") != 0)
+            return fail(error, action, "an action token is written %s ROW,COL > ROW,COL",
+                        words[0]);
+        if (!parse_position(words[1], &from_row, &from_col))
+            return fail(error, action, "'%s' is not a row,column", words[1]);
+        if (!parse_position(words[3], &row, &col))
+            return fail(error, action, "'%s' is not a row,column", words[3]);
+        *move = (el_move){.kind = EL_MOVE_TOKEN, .what = (uint8_t)token, .row = (int8_t)row,
+                          .col = (int8_t)col, .from_row = (int8_t)from_row,
+                          .from_col = (int8_t)from_col, .direction = EL_NO_DIRECTION};
+        return EL_OK;
+    }
+    if (strchr(words[0], '@'))
+        return parse_placement(words, count, action, move, error);
+    return fail(error, action, "'%s' is not an action (a tile type@row,col, start, a token, "
+                               "end, pass)",
+                words[0]);
+}
+
+el_status el_play_line(el_state *state, const char *text, el_error *error)
+{
+    el_line line;
+    el_status status = el_parse(state, text, &line, error);
+    if (status != EL_OK || line.kind == EL_LINE_EMPTY)
+        return status;
+
+    /* The action as the messages name it. */
+    char action[96];
+    if (line.kind == EL_LINE_START)
+        snprintf(action, sizeof action, "start");
+    else
+        el_format_move(&line.move, action, sizeof action);
+
+    if (line.seat >= 0 && line.kind == EL_LINE_MOVE && state->phase == EL_PHASE_PLAY &&
+        line.seat != state->active)
+        return fail(error, action, "it is %s's turn, not %s's",
+                    state->config.colours[state->active], state->config.colours[line.seat]);
+
+    el_error reason;
+    if (line.kind == EL_LINE_START)
+        status = el_start(state, line.start, line.start_count, &reason);
+    else {
+        el_move *move = &line.move;
+        if (move->kind == EL_MOVE_PLACE && move->adventurers == 0xff) {
+            int most;
+            int least;
+            el_camp_range(state, move->what, &least, &most);
+            move->adventurers = (uint8_t)least;
+            el_format_move(move, action, sizeof action);
+        }
+        status = el_apply(state, move, &reason);
+    }
+    if (status != EL_OK && error)
+        snprintf(error->message, sizeof error->message, "%.60s: %.95s", action, reason.message);
+    return status;
+}
+
+int el_format_move(const el_move *move, char *out, size_t size)
+{
+    switch (move->kind) {
+    case EL_MOVE_END:
+        return snprintf(out, size, "end");
+    case EL_MOVE_PASS:
+        return snprintf(out, size, "pass");
+    case EL_MOVE_TOKEN:
+        return snprintf(out, size, "%s %d,%d > %d,%d",
+                        el_token_name((el_token)move->what) ? el_token_name((el_token)move->what)
+                                                            : "?",
+                        move->from_row, move->from_col, move->row, move->col);
+    case EL_MOVE_PLACE: {
+        const char *name = el_tile_name((el_tile_type)move->what);
+        int n = snprintf(out, size, "%s@%d,%d", name ? name : "?", move->row, move->col);
+        if (el_is_camp(move->what) && move->adventurers != 0xff)
+            n += snprintf(out + n, size > (size_t)n ? size - (size_t)n : 0, " x%d",
+                          move->adventurers);
+        if (move->direction < 4 && move->stop_count > 0) {
+            n += snprintf(out + n, size > (size_t)n ? size - (size_t)n : 0, " > %c",
+                          direction_letters[move->direction]);
+            for (int k = 0; k < move->stop_count && k < EL_MAX_STOPS; k++)
+                n += snprintf(out + n, size > (size_t)n ? size - (size_t)n : 0, " %d",
+                              move->stops[k]);
+        }
+        return n;
+    }
+    default:
+        return snprintf(out, size, "?");
+    }
+}
+
+int el_format_start(const el_state *state, char *out, size_t size)
+{
+    int n = snprintf(out, size, "start");
+    /* The start layout is what lies in rows 0..1 before any turn; callers use it on a state
+     * just started, where every tile is a start tile. */
+    for (int row = state->min_row; row <= state->max_row; row++)
+        for (int col = state->min_col; col <= state->max_col; col++) {
+            const el_cell *cell = el_cell_at(state, row, col);
+            if (cell && cell->has_tile)
+                n += snprintf(out + n, size > (size_t)n ? size - (size_t)n : 0, " %s@%d,%d",
+                              el_tile_name((el_tile_type)cell->type), row, col);
+        }
+    return n;
+}

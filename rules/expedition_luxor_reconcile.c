@@ -1,0 +1,342 @@
+/*
+ * Reconciling what the camera sees with the rules: which legal sequences of moves lead from the
+ * known state to a table that looks like the observation?
+ *
+ * 1. Align: the observation is translated (its smallest row and column are 0); the known tiles
+ *    fix the translation. Symmetric layouts may allow several; each is tried.
+ * 2. Search: depth first over the active seat's legal moves, and the next seats' after `end`.
+ *    Only the observation's new tiles are placed, so the tiles guide the search; a cell that no
+ *    later move can change must already look as observed, which prunes the camp movements.
+ * 3. Rank: fewer turns ended, then fewer moves. Sequences reaching the same game count once.
+ */
+#include "expedition_luxor_internal.h"
+
+#include <string.h>
+
+#define SEARCH_NODE_LIMIT 100000
+#define MOVE_BUFFER 512
+
+typedef struct new_tile {
+    int8_t row, col; /* state coordinates */
+    uint8_t type;
+} new_tile;
+
+typedef struct search {
+    const el_observation *observation;
+    int row_shift, col_shift;           /* state = observation + shift */
+    int16_t seen[EL_GRID][EL_GRID];     /* observation index at a state cell, or -1 */
+    bool unknown[EL_GRID][EL_GRID];     /* the camera could not read the cell */
+    int new_count;
+    new_tile new_tiles[EL_MAX_TILES];
+    el_reconcile_result *result;
+    el_state finals[4];                 /* the game each stored explanation leads to */
+    el_explanation path;
+    long nodes;
+} search;
+
+void el_observe(const el_state *state, el_observation *observation)
+{
+    memset(observation, 0, sizeof *observation);
+    if (state->tiles == 0)
+        return;
+    for (int row = state->min_row; row <= state->max_row; row++)
+        for (int col = state->min_col; col <= state->max_col; col++) {
+            const el_cell *cell = el_cell_at(state, row, col);
+            if (!cell->has_tile)
+                continue;
+            el_seen_tile *seen = &observation->tiles[observation->count++];
+            seen->row = (int8_t)(row - state->min_row);
+            seen->col = (int8_t)(col - state->min_col);
+            seen->type = (int8_t)cell->type;
+            seen->top = cell->height ? (int8_t)cell->stack[cell->height - 1] : EL_EMPTY;
+            seen->height = (int8_t)cell->height;
+            seen->token = (int8_t)cell->token;
+        }
+}
+
+static bool in_grid(int row, int col)
+{
+    return row >= -EL_ORIGIN && row < EL_GRID - EL_ORIGIN && col >= -EL_ORIGIN &&
+           col < EL_GRID - EL_ORIGIN;
+}
+
+/* Maps the observation onto the state with this shift; false when a known tile disagrees. */
+static bool align(search *s, const el_state *state, int row_shift, int col_shift)
+{
+    const el_observation *o = s->observation;
+    s->row_shift = row_shift;
+    s->col_shift = col_shift;
+    memset(s->seen, 0xff, sizeof s->seen);
+    memset(s->unknown, 0, sizeof s->unknown);
+    for (int i = 0; i < o->unknown_count; i++) {
+        int row = o->unknown[i].row + row_shift, col = o->unknown[i].col + col_shift;
+        if (in_grid(row, col))
+            s->unknown[row + EL_ORIGIN][col + EL_ORIGIN] = true;
+    }
+    s->new_count = 0;
+    for (int i = 0; i < o->count; i++) {
+        int row = o->tiles[i].row + row_shift, col = o->tiles[i].col + col_shift;
+        if (!in_grid(row, col) || o->tiles[i].type < 0 || o->tiles[i].type >= EL_TILE_TYPES)
+            return false;
+        s->seen[row + EL_ORIGIN][col + EL_ORIGIN] = (int16_t)i;
+        const el_cell *cell = el_cell_at(state, row, col);
+        if (!cell->has_tile)
+            s->new_tiles[s->new_count++] =
+                (new_tile){(int8_t)row, (int8_t)col, (uint8_t)o->tiles[i].type};
+        else if (cell->type != o->tiles[i].type)
+            return false;
+    }
+    /* Every known tile is seen, or hidden under an unknown cell. */
+    for (int row = state->min_row; row <= state->max_row; row++)
+        for (int col = state->min_col; col <= state->max_col; col++) {
+            const el_cell *cell = el_cell_at(state, row, col);
+            if (cell->has_tile && s->seen[row + EL_ORIGIN][col + EL_ORIGIN] < 0 &&
+                !s->unknown[row + EL_ORIGIN][col + EL_ORIGIN])
+                return false;
+        }
+    return true;
+}
+
+/* Does the cell look as observed (unseen fields match anything)? */
+static bool cell_matches(const search *s, const el_cell *cell, int row, int col)
+{
+    if (s->unknown[row + EL_ORIGIN][col + EL_ORIGIN])
+        return true;
+    int index = s->seen[row + EL_ORIGIN][col + EL_ORIGIN];
+    if (index < 0)
+        return false;
+    const el_seen_tile *seen = &s->observation->tiles[index];
+    if (seen->top != EL_UNSEEN) {
+        int top = cell->height ? cell->stack[cell->height - 1] : EL_EMPTY;
+        if (top != seen->top)
+            return false;
+    }
+    if (seen->height != EL_UNSEEN && seen->height != cell->height)
+        return false;
+    if (seen->token != EL_UNSEEN && seen->token != cell->token)
+        return false;
+    return true;
+}
+
+static bool tile_placed(const el_state *state, const new_tile *tile)
+{
+    return el_cell_at(state, tile->row, tile->col)->has_tile;
+}
+
+static int tiles_to_place(const search *s, const el_state *state)
+{
+    int left = 0;
+    for (int i = 0; i < s->new_count; i++)
+        left += !tile_placed(state, &s->new_tiles[i]);
+    return left;
+}
+
+/* Could a camp still to be placed send movers onto this cell (same row or column, at most 4
+ * tiles away)? */
+static bool camp_may_reach(const search *s, const el_state *state, int row, int col)
+{
+    for (int i = 0; i < s->new_count; i++) {
+        const new_tile *tile = &s->new_tiles[i];
+        int distance = tile->row == row ? tile->col - col : tile->col == col ? tile->row - row : 9;
+        if (distance < 0)
+            distance = -distance;
+        if (el_is_camp(tile->type) && distance <= EL_MAX_STOPS && !tile_placed(state, tile))
+            return true;
+    }
+    return false;
+}
+
+/* False when the state can no longer become the observation. When `final`, every cell must
+ * match now. Otherwise a mismatched cell must be one a later move can still change: a camp
+ * still to be placed nearby in its row or column, or an action token, which changes two cells
+ * at most and comes once a turn (a later turn needs a tile still to place). */
+static bool still_possible(const search *s, const el_state *state, bool final)
+{
+    int left = tiles_to_place(s, state);
+    if (final && left > 0)
+        return false;
+    int for_tokens = 0;
+    for (int row = state->min_row; row <= state->max_row; row++)
+        for (int col = state->min_col; col <= state->max_col; col++) {
+            const el_cell *cell = el_cell_at(state, row, col);
+            if (!cell->has_tile || cell_matches(s, cell, row, col))
+                continue;
+            if (final)
+                return false;
+            if (!camp_may_reach(s, state, row, col))
+                for_tokens++;
+        }
+    if (for_tokens == 0)
+        return true;
+    if (!state->config.expansion)
+        return false;
+    int tokens_left = (state->token_this_turn ? 0 : 1) + left;
+    return for_tokens <= 2 * tokens_left;
+}
+
+static bool same_game(const el_state *a, const el_state *b)
+{
+    return a->active == b->active && a->placed_this_turn == b->placed_this_turn &&
+           a->token_this_turn == b->token_this_turn && a->phase == b->phase &&
+           memcmp(a->supply, b->supply, sizeof a->supply) == 0 &&
+           memcmp(a->captured, b->captured, sizeof a->captured) == 0 &&
+           memcmp(a->placed_by_type, b->placed_by_type, sizeof a->placed_by_type) == 0 &&
+           memcmp(a->tokens_used, b->tokens_used, sizeof a->tokens_used) == 0 &&
+           memcmp(a->cells, b->cells, sizeof a->cells) == 0;
+}
+
+static bool ranks_before(const el_explanation *a, const el_explanation *b)
+{
+    return a->turns_ended != b->turns_ended ? a->turns_ended < b->turns_ended
+                                            : a->count < b->count;
+}
+
+/* Keeps the explanation if it is among the 4 best distinct games found. */
+static void record(search *s, const el_state *final)
+{
+    el_reconcile_result *r = s->result;
+    for (int i = 0; i < r->count; i++)
+        if (same_game(&s->finals[i], final)) {
+            if (ranks_before(&s->path, &r->explanations[i]))
+                r->explanations[i] = s->path;
+            return;
+        }
+    int at = r->count;
+    while (at > 0 && ranks_before(&s->path, &r->explanations[at - 1]))
+        at--;
+    if (at >= 4)
+        return;
+    int last = r->count < 4 ? r->count : 3;
+    for (int i = last; i > at; i--) {
+        r->explanations[i] = r->explanations[i - 1];
+        s->finals[i] = s->finals[i - 1];
+    }
+    r->explanations[at] = s->path;
+    s->finals[at] = *final;
+    if (r->count < 4)
+        r->count++;
+}
+
+static void explore(search *s, const el_state *state);
+
+static void try_move(search *s, const el_state *state, const el_move *move)
+{
+    if (s->path.count >= EL_EXPLAIN_MAX_MOVES || ++s->nodes > SEARCH_NODE_LIMIT) {
+        s->result->search_cut = true;
+        return;
+    }
+    el_state next = *state;
+    if (el_apply(&next, move, NULL) != EL_OK || !still_possible(s, &next, false))
+        return;
+    bool ends = move->kind == EL_MOVE_END || move->kind == EL_MOVE_PASS;
+    s->path.moves[s->path.count++] = *move;
+    s->path.turns_ended += ends;
+    if (still_possible(s, &next, true))
+        record(s, &next);
+    else
+        explore(s, &next);
+    s->path.count--;
+    s->path.turns_ended -= ends;
+}
+
+static bool token_fits_observation(const search *s, const el_move *move)
+{
+    int index = s->seen[move->row + EL_ORIGIN][move->col + EL_ORIGIN];
+    if (index < 0)
+        return s->unknown[move->row + EL_ORIGIN][move->col + EL_ORIGIN];
+    const el_seen_tile *seen = &s->observation->tiles[index];
+    if (move->what == EL_BOAT || move->what == EL_SNAKES)
+        return seen->token == EL_UNSEEN || seen->token == move->what;
+    return true; /* sandstorm and caravan: the pruning judges the stacks */
+}
+
+static void explore(search *s, const el_state *state)
+{
+    if (state->phase != EL_PHASE_PLAY)
+        return;
+    int left = tiles_to_place(s, state);
+    el_move moves[MOVE_BUFFER];
+    if (left > 0 && state->placed_this_turn < 3 && !state->token_this_turn &&
+        el_tiles_left(state, state->active) > 0) {
+        for (int i = 0; i < s->new_count; i++) {
+            const new_tile *tile = &s->new_tiles[i];
+            if (tile_placed(state, tile) || !el_may_place_type(state, tile->type))
+                continue;
+            size_t count = el_placements_at(state, tile->type, tile->row, tile->col, moves,
+                                            MOVE_BUFFER);
+            if (count > MOVE_BUFFER) {
+                s->result->search_cut = true;
+                count = MOVE_BUFFER;
+            }
+            for (size_t m = 0; m < count; m++)
+                try_move(s, state, &moves[m]);
+        }
+    }
+    if (state->config.expansion && state->placed_this_turn > 0 && !state->token_this_turn)
+        for (int token = EL_BOAT; token <= EL_CARAVAN; token++) {
+            size_t count = el_legal_token_moves(state, (el_token)token, moves, MOVE_BUFFER);
+            for (size_t m = 0; m < count && m < MOVE_BUFFER; m++)
+                if (token_fits_observation(s, &moves[m]))
+                    try_move(s, state, &moves[m]);
+        }
+    /* Ending the turn only helps when tiles remain for the next seats to place. */
+    if (left > 0) {
+        el_move end = {.kind = EL_MOVE_END, .direction = EL_NO_DIRECTION};
+        el_move pass = {.kind = EL_MOVE_PASS, .direction = EL_NO_DIRECTION};
+        try_move(s, state, &end);
+        try_move(s, state, &pass);
+    }
+}
+
+void el_reconcile(const el_state *state, const el_observation *observation,
+                  el_reconcile_result *result)
+{
+    memset(result, 0, sizeof *result);
+    search s;
+    memset(&s, 0, sizeof s);
+    s.observation = observation;
+    s.result = result;
+
+    /* Candidate shifts: pair each observed tile with each known tile of the same type. */
+    int shifts[EL_MAX_TILES * 4][2];
+    int shift_count = 0;
+    bool unchanged = false;
+    for (int i = 0; i < observation->count && state->tiles > 0; i++)
+        for (int row = state->min_row; row <= state->max_row; row++)
+            for (int col = state->min_col; col <= state->max_col; col++) {
+                const el_cell *cell = el_cell_at(state, row, col);
+                if (!cell->has_tile || cell->type != observation->tiles[i].type)
+                    continue;
+                int row_shift = row - observation->tiles[i].row;
+                int col_shift = col - observation->tiles[i].col;
+                bool known = false;
+                for (int k = 0; k < shift_count && !known; k++)
+                    known = shifts[k][0] == row_shift && shifts[k][1] == col_shift;
+                if (known || shift_count == EL_MAX_TILES * 4)
+                    continue;
+                shifts[shift_count][0] = row_shift;
+                shifts[shift_count][1] = col_shift;
+                shift_count++;
+            }
+
+    for (int k = 0; k < shift_count; k++) {
+        if (!align(&s, state, shifts[k][0], shifts[k][1]))
+            continue;
+        if (s.new_count == 0 && still_possible(&s, state, true)) {
+            unchanged = true;
+            continue;
+        }
+        s.path = (el_explanation){0};
+        if (still_possible(&s, state, false))
+            explore(&s, state);
+    }
+
+    if (unchanged)
+        result->answer = EL_UNCHANGED;
+    else if (result->count == 0)
+        result->answer = EL_UNEXPLAINED;
+    else if (result->count > 1 && !ranks_before(&result->explanations[0], &result->explanations[1]))
+        result->answer = EL_AMBIGUOUS;
+    else
+        result->answer = EL_EXPLAINED;
+}

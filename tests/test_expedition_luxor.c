@@ -1,0 +1,861 @@
+/*
+ * Expedition Luxor: the rule books' worked examples, every D-EL decision, each rule's refusal
+ * in plain words, random games with invariants after every action, the notation's round trip,
+ * legal move generation, reconcile, and a fuzz of the notation parser.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ORANGE, BLACK, GREY, YELLOW };
+
+static el_state new_game(int seats, bool expansion)
+{
+    el_config config;
+    el_config_default(&config);
+    config.seats = seats;
+    config.expansion = expansion;
+    el_state state;
+    el_error error;
+    assert_int_equal(el_init(&state, &config, &error), EL_OK);
+    return state;
+}
+
+/* Plays lines that must be accepted. */
+static void play(el_state *state, const char *const *lines)
+{
+    for (; *lines; lines++) {
+        el_error error = {""};
+        el_status status = el_play_line(state, *lines, &error);
+        if (status != EL_OK)
+            fail_msg("'%s' refused: %s", *lines, error.message);
+    }
+}
+
+/* Plays a line that must be refused, leaving the state as it was, with this reason. */
+static void refused(el_state *state, const char *line, const char *reason)
+{
+    el_state before = *state;
+    el_error error = {""};
+    assert_int_not_equal(el_play_line(state, line, &error), EL_OK);
+    if (!strstr(error.message, reason))
+        fail_msg("'%s': expected a reason with '%s', got '%s'", line, reason, error.message);
+    assert_memory_equal(&before, state, sizeof before);
+}
+
+/* A test fixture: puts adventurers (bottom first) on a tile without playing the moves that
+ * would have brought them, to set up a rule book's picture directly. */
+static void stack_on(el_state *state, int row, int col, int count, const int *seats)
+{
+    el_cell *cell = &state->cells[row + EL_ORIGIN][col + EL_ORIGIN];
+    assert_true(cell->has_tile);
+    for (int i = 0; i < count; i++) {
+        cell->stack[cell->height++] = (uint8_t)seats[i];
+        state->supply[seats[i]]--;
+    }
+}
+
+static const el_cell *cell(const el_state *state, int row, int col)
+{
+    return &state->cells[row + EL_ORIGIN][col + EL_ORIGIN];
+}
+
+static const char *const start_2p[] = {
+    "start desert@0,0 mountain@0,1 desert-temple@1,0 desert@1,1", NULL};
+
+/* ---- the rule books' examples ---- */
+
+/* "Grey places 5 of their adventurers on the camp just played, moves 4 to the adjacent temple,
+ * and the 2 surplus on the temple on to the pyramid: no one can enter the temple or the pyramid
+ * any more, they hold 4 each." (both books) */
+static void test_el_book_grey_camp_of_five_to_temple_and_pyramid(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(3, false);
+    play(&s, (const char *const[]){"start desert@0,0 desert@0,1 desert@0,2 mountain@1,0 "
+                                   "mountain@1,1 desert-temple@1,2",
+                                   "orange: desert@1,3", "desert@1,4", "oasis-temple@0,4", "end",
+                                   "black: desert-pyramid@0,5", "end", NULL});
+    /* the picture: two adventurers each on the temple and the pyramid already */
+    int two_orange[] = {ORANGE, ORANGE}, two_black[] = {BLACK, BLACK};
+    stack_on(&s, 0, 4, 2, two_orange);
+    stack_on(&s, 0, 5, 2, two_black);
+    refused(&s, "grey: desert-camp@0,3 x5 > e 2 2 1", "only the 4 extra ones placed");
+    play(&s, (const char *const[]){"grey: desert-camp@0,3 x5 > e 2 2", NULL});
+    assert_int_equal(cell(&s, 0, 3)->height, 1);
+    assert_int_equal(cell(&s, 0, 4)->height, 4);
+    assert_int_equal(cell(&s, 0, 5)->height, 4);
+    assert_int_equal(cell(&s, 0, 4)->stack[3], GREY);
+    assert_int_equal(cell(&s, 0, 5)->stack[3], GREY);
+    assert_int_equal(s.supply[GREY], EL_ADVENTURERS - 5);
+    /* "no other adventurer can enter the temple or the pyramid any more" */
+    play(&s, (const char *const[]){"end", NULL});
+    refused(&s, "orange: oasis-camp@-1,4 x4 > s 2", "would hold 6 adventurers; 4 at most");
+    refused(&s, "orange: desert-camp@-1,5 x2 > s 1", "would hold 5 adventurers; 4 at most");
+}
+
+/* "Grey must put one adventurer on the desert camp and decides to add 3 more (4 in all)." */
+static void test_el_book_camp_takes_mandatory_plus_extras_up_to_five(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false);
+    play(&s, start_2p);
+    refused(&s, "desert-camp@0,2 x6", "1 to 5 adventurers");
+    refused(&s, "oasis-camp@0,2 x1", "2 to 5 adventurers");
+    refused(&s, "desert@0,2 x1", "only a camp takes adventurers");
+    play(&s, (const char *const[]){"desert-camp@0,2 x4", NULL});
+    assert_int_equal(cell(&s, 0, 2)->height, 4);
+    assert_int_equal(s.supply[ORANGE], 26);
+    /* a camp without a count takes its mandatory adventurers */
+    play(&s, (const char *const[]){"oasis-camp@1,2", NULL});
+    assert_int_equal(cell(&s, 1, 2)->height, 2);
+}
+
+/* The expansion's example: "black moves their adventurer from the mountain to the temple where
+ * they have the majority, and takes orange's and grey's adventurers." */
+static void test_el_book_sandstorm_takes_the_others(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(3, true);
+    play(&s, (const char *const[]){"start desert@0,0 mountain@0,1 desert-temple@0,2 desert@1,0 "
+                                   "desert@1,1 desert@1,2",
+                                   "desert@2,0", "end", NULL});
+    int mountain[] = {BLACK}, temple[] = {ORANGE, BLACK, GREY, BLACK};
+    stack_on(&s, 0, 1, 1, mountain);
+    stack_on(&s, 0, 2, 4, temple);
+    refused(&s, "black: sandstorm 0,1 > 0,2", "after placing tiles");
+    play(&s, (const char *const[]){"black: desert@2,1", NULL});
+    /* 4 there already: black would have 3 after the storm, within the limit */
+    play(&s, (const char *const[]){"black: sandstorm 0,1 > 0,2", NULL});
+    assert_int_equal(cell(&s, 0, 2)->height, 3);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(cell(&s, 0, 2)->stack[i], BLACK);
+    assert_int_equal(cell(&s, 0, 1)->height, 0);
+    assert_int_equal(s.captured[BLACK][ORANGE], 1);
+    assert_int_equal(s.captured[BLACK][GREY], 1);
+    int32_t scores[EL_MAX_SEATS];
+    el_scores(&s, scores);
+    assert_int_equal(scores[BLACK], 2 + 2); /* the temple and the two captured */
+    refused(&s, "black: caravan 0,1 > 0,0", "one action token a turn");
+}
+
+/* The books' scoring pictures: only the top adventurer scores, 1 camp, 2 temple, 3 pyramid;
+ * other tiles nothing. */
+static void test_el_book_scoring_counts_top_adventurers_only(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(4, false);
+    play(&s, (const char *const[]){"start desert@0,0 desert@0,1 desert@0,2 desert@0,3 "
+                                   "mountain@1,0 desert-temple@1,1 desert-temple@1,2 mountain@1,3",
+                                   "desert-pyramid@2,0", "oasis-camp@2,1 x2", "oasis-pyramid@2,2",
+                                   "end", NULL});
+    int camp_top_black[] = {BLACK};
+    int temple1[] = {YELLOW, BLACK}, temple2[] = {BLACK, GREY}, pyramid1[] = {GREY},
+        pyramid2[] = {GREY, ORANGE}, desert[] = {YELLOW, YELLOW}, mountain[] = {GREY};
+    stack_on(&s, 2, 1, 1, camp_top_black); /* orange 2 then black on top */
+    stack_on(&s, 1, 1, 2, temple1);
+    stack_on(&s, 1, 2, 2, temple2);
+    stack_on(&s, 2, 0, 1, pyramid1);
+    stack_on(&s, 2, 2, 2, pyramid2);
+    stack_on(&s, 0, 0, 2, desert);
+    stack_on(&s, 1, 0, 1, mountain);
+    int32_t scores[EL_MAX_SEATS];
+    el_scores(&s, scores);
+    assert_int_equal(scores[ORANGE], 3);        /* oasis pyramid */
+    assert_int_equal(scores[BLACK], 1 + 2);     /* camp, temple */
+    assert_int_equal(scores[GREY], 2 + 3);      /* temple, desert pyramid */
+    assert_int_equal(scores[YELLOW], 0);        /* a desert and nothing else */
+}
+
+static void test_el_ties_go_to_the_larger_supply_then_are_shared(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(3, false);
+    play(&s, (const char *const[]){"start desert@0,0 desert@0,1 desert@0,2 mountain@1,0 "
+                                   "mountain@1,1 desert-temple@1,2",
+                                   "desert-temple@1,3", "end", NULL});
+    int black[] = {BLACK}, grey[] = {GREY, GREY, GREY};
+    stack_on(&s, 1, 2, 1, black); /* black: 2 points, 29 left */
+    stack_on(&s, 1, 3, 3, grey);  /* grey: 2 points, 27 left */
+    int32_t scores[EL_MAX_SEATS], ranks[EL_MAX_SEATS];
+    el_scores(&s, scores);
+    assert_int_equal(scores[BLACK], 2);
+    assert_int_equal(scores[GREY], 2);
+    el_ranks(&s, ranks);
+    assert_int_equal(ranks[BLACK], 1);
+    assert_int_equal(ranks[GREY], 2);
+    assert_int_equal(ranks[ORANGE], 3);
+    s.supply[GREY] = s.supply[BLACK];
+    el_ranks(&s, ranks);
+    assert_int_equal(ranks[BLACK], 1);
+    assert_int_equal(ranks[GREY], 1); /* still tied: a shared victory */
+}
+
+/* ---- the decisions of RULES.md ---- */
+
+static void test_el_d1_deck_order_is_checked_only_when_asked(void **state_)
+{
+    (void)state_;
+    el_state free_deck = new_game(2, false);
+    play(&free_deck, start_2p);
+    play(&free_deck, (const char *const[]){"oasis-pyramid@0,2", NULL}); /* allowed by default */
+
+    el_config config;
+    el_config_default(&config);
+    config.seats = 2;
+    config.check_deck = true;
+    el_state s;
+    el_error error;
+    assert_int_equal(el_init(&s, &config, &error), EL_OK);
+    refused(&s, "start desert-pyramid@0,0 mountain@0,1 desert-temple@1,0 desert@1,1",
+            "the start tiles are 1-tiles");
+    play(&s, start_2p);
+    /* the hand: the 1-camp and a kept 1-tile; the oasis pyramid is a 3 */
+    refused(&s, "oasis-pyramid@0,2", "cannot hold a oasis-pyramid yet");
+    /* the lake is a 2: drawn after the first placement */
+    refused(&s, "lake@0,2", "cannot hold a lake yet");
+    play(&s, (const char *const[]){"desert-camp@0,2 x1", "lake@0,3", NULL});
+    /* a second desert camp: the 2-pile has one, drawn by now */
+    play(&s, (const char *const[]){"desert-camp@1,2 x1", "end", NULL});
+    play(&s, (const char *const[]){"desert-camp@-1,0 x1", "end", NULL});
+    /* orange has drawn 3 of the 2-pile; a third desert camp needs the 3-pile */
+    refused(&s, "desert-camp@1,3 x1", "cannot hold a desert-camp yet");
+}
+
+static void test_el_d2_any_connected_start_layout_of_the_right_size(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false);
+    refused(&s, "start desert@0,0 mountain@0,1 desert-temple@1,0", "has 4 tiles with 2 players");
+    refused(&s, "start desert@0,0 mountain@0,1 desert-temple@1,1 desert@2,2",
+            "not connected edge to edge");
+    refused(&s, "start desert@1,0 mountain@1,1 desert-temple@2,0 desert@2,1",
+            "smallest row and column are 0");
+    refused(&s, "start desert-camp@0,0 mountain@0,1 desert-temple@1,0 desert@1,1",
+            "a camp never starts");
+    refused(&s, "desert@0,2", "the start layout comes first");
+    play(&s, (const char *const[]){"start desert@0,0 desert@1,0 desert@2,0 mountain@2,1", NULL});
+    assert_int_equal(s.tiles, 4);
+    refused(&s, "start desert@0,0 mountain@0,1 desert-temple@1,0 desert@1,1", "laid once");
+}
+
+static void test_el_d3_short_supply_places_all_that_remain(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false);
+    play(&s, start_2p);
+    s.supply[ORANGE] = 1;
+    refused(&s, "oasis-camp@0,2 x2", "exactly 1 adventurers (1 in supply)");
+    play(&s, (const char *const[]){"oasis-camp@0,2", NULL});
+    assert_int_equal(cell(&s, 0, 2)->height, 1);
+    assert_int_equal(s.supply[ORANGE], 0);
+    play(&s, (const char *const[]){"desert-camp@1,2 x0", NULL});
+    assert_int_equal(cell(&s, 1, 2)->height, 0);
+}
+
+static void test_el_d4_movers_go_straight_and_never_cross_a_gap(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false);
+    play(&s, (const char *const[]){"start desert@0,0 mountain@0,1 lake@1,0 desert@1,1", NULL});
+    refused(&s, "desert-camp@0,2 x5 > w 2 2", "the mountain at 0,1 is entered by leaving 3");
+    refused(&s, "desert-camp@0,2 x5 > e 1", "no tile at 0,3 to enter");
+    play(&s, (const char *const[]){"desert-camp@1,2 x5 > w 1", NULL});
+    refused(&s, "desert-camp@2,0 x5 > n 1", "the lake at 1,0 cannot be entered");
+    play(&s, (const char *const[]){"desert-camp@0,2 x5 > w 3 1", NULL});
+    assert_int_equal(cell(&s, 0, 1)->height, 3);
+    assert_int_equal(cell(&s, 0, 0)->height, 1);
+    assert_int_equal(cell(&s, 0, 2)->height, 1);
+    assert_int_equal(cell(&s, 1, 2)->height, 4);
+}
+
+static void test_el_d5_token_moved_adventurer_goes_on_top(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, true);
+    play(&s, start_2p);
+    int mountain[] = {BLACK, ORANGE, BLACK}, desert[] = {BLACK, BLACK};
+    stack_on(&s, 0, 1, 3, mountain);
+    stack_on(&s, 0, 0, 2, desert);
+    play(&s, (const char *const[]){"desert@0,2", "caravan 0,1 > 0,0", NULL});
+    assert_int_equal(cell(&s, 0, 0)->height, 3);
+    assert_int_equal(cell(&s, 0, 0)->stack[2], ORANGE);
+    /* EL-ENGINE-1: orange's only adventurer there left; black's order kept */
+    assert_int_equal(cell(&s, 0, 1)->height, 2);
+    assert_int_equal(cell(&s, 0, 1)->stack[0], BLACK);
+    assert_int_equal(cell(&s, 0, 1)->stack[1], BLACK);
+}
+
+/* ---- rules, one refusal each ---- */
+
+static void test_el_placement_needs_an_edge_and_the_size_limit(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false);
+    play(&s, start_2p);
+    refused(&s, "oasis-temple@4,4", "oasis-temple@4,4: not adjacent to any tile");
+    refused(&s, "desert@2,2", "not adjacent to any tile"); /* a corner only */
+    refused(&s, "desert@1,1", "a tile is already there");
+    /* 2 players: 7 wide at most */
+    play(&s, (const char *const[]){"desert@0,2", "desert@0,3", "desert-temple@0,4", "end",
+                                   "desert@0,5", "desert@0,6", "end", NULL});
+    refused(&s, "desert-pyramid@0,7", "the layout would be 8x2; 7x7 at most with 2 players");
+    refused(&s, "desert-pyramid@0,-1", "8x2");
+}
+
+static void test_el_a_seventh_desert_camp_is_refused(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false);
+    play(&s, start_2p);
+    play(&s, (const char *const[]){
+                 "orange: desert-camp@-1,0 x1", "desert-camp@-1,1 x1", "desert-camp@-2,0 x1", "end",
+                 "black: desert@2,0", "end",
+                 "orange: desert-camp@-2,1 x1", "desert-camp@-3,0 x1", "desert-camp@-3,1 x1", "end",
+                 "black: desert@2,1", "end", NULL});
+    refused(&s, "desert-camp@-4,0 x1", "orange has placed all 6 desert-camp tiles of the box");
+    play(&s, (const char *const[]){"orange: oasis-camp@-4,0 x2", NULL}); /* another type is fine */
+}
+
+static void test_el_turn_structure(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, true);
+    play(&s, start_2p);
+    refused(&s, "end", "places at least one tile");
+    refused(&s, "pass", "still has 22 tiles to place");
+    refused(&s, "black: desert@0,2", "it is orange's turn, not black's");
+    refused(&s, "boat 0,1 > 0,0", "after placing tiles");
+    play(&s, (const char *const[]){"orange: desert@0,2", "desert@0,3", "desert@1,2", NULL});
+    refused(&s, "desert-temple@1,3", "3 tiles at most");
+    refused(&s, "snakes 0,1 > 1,3", "adventurers on a mountain");
+    play(&s, (const char *const[]){"end", NULL});
+    assert_int_equal(s.active, BLACK);
+}
+
+static void test_el_tokens_need_a_mountain_and_two_of_a_kind_at_most(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, true);
+    play(&s, (const char *const[]){"start desert@0,0 mountain@0,1 lake@1,0 mountain@1,1", NULL});
+    int climbers[] = {ORANGE, ORANGE, ORANGE, ORANGE};
+    stack_on(&s, 0, 1, 4, climbers);
+    play(&s, (const char *const[]){"desert@0,2", "boat 0,1 > 1,0", "end", NULL});
+    assert_int_equal(cell(&s, 1, 0)->token, EL_BOAT);
+    assert_int_equal(s.supply[ORANGE], EL_ADVENTURERS - 4 + 1);
+    play(&s, (const char *const[]){"black: desert@2,0", "end", "orange: desert-camp@2,1 x1", NULL});
+    refused(&s, "boat 0,1 > 1,0", "a lake without a token");
+    refused(&s, "snakes 0,1 > 2,1", "without adventurers or token");
+    play(&s, (const char *const[]){"snakes 0,1 > 2,0", "end", "black: desert@3,0", "end", NULL});
+    /* nobody may enter the snakes' tile */
+    refused(&s, "orange: desert-camp@2,-1 x2 > e 1", "the snakes at 2,0 bar the way");
+    play(&s, (const char *const[]){"desert-pyramid@0,3", "snakes 0,1 > 0,3", "end",
+                                   "black: desert-temple@3,1", "end", "orange: oasis-temple@0,4",
+                                   NULL});
+    refused(&s, "snakes 0,1 > 0,4", "orange has used both snakes tokens");
+    /* the boat: a point for each camp, temple or pyramid beside its lake */
+    int32_t before[EL_MAX_SEATS], after[EL_MAX_SEATS];
+    el_scores(&s, before);
+    play(&s, (const char *const[]){"desert-temple@1,-1", NULL});
+    el_scores(&s, after);
+    assert_int_equal(after[ORANGE], before[ORANGE] + 1);
+    assert_int_equal(after[BLACK], before[BLACK]);
+    assert_int_equal(before[ORANGE], 1); /* the camp at 2,1 */
+}
+
+static void test_el_pass_and_the_end_of_the_game(void **state_)
+{
+    (void)state_;
+    /* A whole random 2-player game ends when every tile is placed, with passes in between. */
+    el_state s = new_game(2, false);
+    el_error error;
+    assert_int_equal(el_random_game(&s, 7, NULL, NULL, &error), EL_OK);
+    assert_int_equal(s.phase, EL_PHASE_OVER);
+    assert_int_equal(s.tiles, 48);
+    assert_int_equal(el_tiles_left(&s, 0), 0);
+    assert_int_equal(el_tiles_left(&s, 1), 0);
+    refused(&s, "desert@0,2", "the game is over");
+    el_move moves[4];
+    assert_int_equal(el_legal_moves(&s, moves, 4), 0);
+}
+
+/* ---- random games: invariants after every action, and the round trip ---- */
+
+static void check_invariants(const el_state *s)
+{
+    int seats = s->config.seats;
+    int on_tiles[EL_MAX_SEATS] = {0}, tiles = 0;
+    for (int row = 0; row < EL_GRID; row++)
+        for (int col = 0; col < EL_GRID; col++) {
+            const el_cell *c = &s->cells[row][col];
+            if (!c->has_tile) {
+                assert_int_equal(c->height, 0);
+                continue;
+            }
+            tiles++;
+            assert_true(c->type < EL_TILE_TYPES);
+            assert_true(row - EL_ORIGIN >= s->min_row && row - EL_ORIGIN <= s->max_row);
+            assert_true(col - EL_ORIGIN >= s->min_col && col - EL_ORIGIN <= s->max_col);
+            if (c->height == 5) {
+                /* only a camp, at placement: all of its placer's colour */
+                assert_true(c->type == EL_DESERT_CAMP || c->type == EL_OASIS_CAMP);
+                for (int i = 1; i < 5; i++)
+                    assert_int_equal(c->stack[i], c->stack[0]);
+            } else {
+                assert_true(c->height <= 4);
+            }
+            if (c->type == EL_LAKE)
+                assert_int_equal(c->height, 0);
+            if (c->token == EL_SNAKES)
+                assert_int_equal(c->height, 0);
+            for (int i = 0; i < c->height; i++) {
+                assert_true(c->stack[i] < seats);
+                on_tiles[c->stack[i]]++;
+            }
+        }
+    assert_int_equal(tiles, s->tiles);
+    int limit = seats == 2 ? 7 : seats == 3 ? 9 : 10;
+    assert_true(s->max_row - s->min_row < limit);
+    assert_true(s->max_col - s->min_col < limit);
+    static const int box[EL_TILE_TYPES] = {1, 2, 3, 6, 3, 3, 2, 3, 1};
+    for (int seat = 0; seat < seats; seat++) {
+        int captured_from_seat = 0;
+        for (int captor = 0; captor < seats; captor++)
+            captured_from_seat += s->captured[captor][seat];
+        /* each colour's 30 adventurers: supply, tiles, captured by others */
+        assert_int_equal(s->supply[seat] + on_tiles[seat] + captured_from_seat, EL_ADVENTURERS);
+        int placed = 0;
+        for (int t = 0; t < EL_TILE_TYPES; t++) {
+            assert_true(s->placed_by_type[seat][t] <= box[t]);
+            placed += s->placed_by_type[seat][t];
+        }
+        assert_int_equal(placed, s->placed[seat]);
+        assert_true(placed <= EL_TILES_PER_SEAT - EL_START_TILES_PER_SEAT);
+        for (int t = EL_BOAT; t < EL_TOKEN_TYPES; t++)
+            assert_true(s->tokens_used[seat][t] <= EL_TOKENS_PER_TYPE);
+    }
+}
+
+typedef struct replay {
+    el_state state;
+    int lines;
+    bool check_legal_moves;
+} replay;
+
+/* Feeds every line of a random game back through the notation, checking after each. */
+static void replay_line(void *context, const char *line)
+{
+    replay *r = context;
+    if (r->check_legal_moves && r->lines % 7 == 0 && r->state.phase == EL_PHASE_PLAY) {
+        static el_move moves[20000];
+        size_t count = el_legal_moves(&r->state, moves, 20000);
+        assert_true(count > 0 && count <= 20000);
+        for (size_t i = 0; i < count; i += 1 + count / 50) {
+            el_error error;
+            assert_int_equal(el_check(&r->state, &moves[i], &error), EL_OK);
+        }
+    }
+    el_error error = {""};
+    if (el_play_line(&r->state, line, &error) != EL_OK)
+        fail_msg("replaying '%s': %s", line, error.message);
+    check_invariants(&r->state);
+    r->lines++;
+}
+
+static void random_games(int seats, bool expansion, int games)
+{
+    for (int g = 0; g < games; g++) {
+        el_state played = new_game(seats, expansion);
+        replay *r = calloc(1, sizeof *r);
+        r->state = new_game(seats, expansion);
+        r->check_legal_moves = g < 3;
+        el_error error = {""};
+        if (el_random_game(&played, 1000u * (unsigned)seats + (unsigned)g + (expansion ? 500 : 0),
+                           replay_line, r, &error) != EL_OK)
+            fail_msg("random game: %s", error.message);
+        assert_int_equal(played.phase, EL_PHASE_OVER);
+        assert_int_equal(r->state.phase, EL_PHASE_OVER);
+        int32_t played_scores[EL_MAX_SEATS], replayed_scores[EL_MAX_SEATS];
+        el_scores(&played, played_scores);
+        el_scores(&r->state, replayed_scores);
+        assert_memory_equal(played_scores, replayed_scores, sizeof played_scores);
+        assert_memory_equal(played.cells, r->state.cells, sizeof played.cells);
+        assert_int_equal(played.tiles, seats * EL_TILES_PER_SEAT);
+        free(r);
+    }
+}
+
+static void test_el_random_games_2_players(void **state_) { (void)state_; random_games(2, false, 40); }
+static void test_el_random_games_3_players(void **state_) { (void)state_; random_games(3, false, 40); }
+static void test_el_random_games_4_players(void **state_) { (void)state_; random_games(4, false, 40); }
+static void test_el_random_games_2_players_expansion(void **state_) { (void)state_; random_games(2, true, 40); }
+static void test_el_random_games_3_players_expansion(void **state_) { (void)state_; random_games(3, true, 40); }
+static void test_el_random_games_4_players_expansion(void **state_) { (void)state_; random_games(4, true, 40); }
+
+static void test_el_random_game_uses_tokens_with_the_expansion(void **state_)
+{
+    (void)state_;
+    int tokens = 0;
+    for (int g = 0; g < 20; g++) {
+        el_state s = new_game(4, true);
+        el_error error;
+        assert_int_equal(el_random_game(&s, (uint64_t)g, NULL, NULL, &error), EL_OK);
+        for (int seat = 0; seat < 4; seat++)
+            for (int t = EL_BOAT; t < EL_TOKEN_TYPES; t++)
+                tokens += s.tokens_used[seat][t];
+    }
+    assert_true(tokens > 20);
+}
+
+/* ---- legal moves ---- */
+
+static bool contains_move(const el_move *moves, size_t count, const el_move *move)
+{
+    for (size_t i = 0; i < count; i++)
+        if (memcmp(&moves[i], move, sizeof *move) == 0)
+            return true;
+    return false;
+}
+
+static void test_el_legal_moves_list_camps_with_every_movement(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false);
+    play(&s, start_2p);
+    static el_move moves[20000];
+    size_t count = el_legal_placements(&s, EL_DESERT_CAMP, moves, 20000);
+    el_line line;
+    el_error error;
+    assert_int_equal(el_parse(&s, "desert-camp@0,2 x5 > w 3 1", &line, &error), EL_OK);
+    assert_true(contains_move(moves, count, &line.move)); /* 3 on the mountain, 1 beyond */
+    assert_int_equal(el_parse(&s, "desert-camp@0,2 x5 > w 2 2", &line, &error), EL_OK);
+    assert_false(contains_move(moves, count, &line.move)); /* the mountain needs 3 */
+    assert_int_equal(el_parse(&s, "desert-camp@1,2 x5 > w 1 1", &line, &error), EL_OK);
+    assert_true(contains_move(moves, count, &line.move));
+    assert_int_equal(el_parse(&s, "desert-camp@1,2 x5 > w 2 2", &line, &error), EL_OK);
+    assert_true(contains_move(moves, count, &line.move));
+    assert_int_equal(el_parse(&s, "desert-camp@1,2 x3 > w 1", &line, &error), EL_OK);
+    assert_true(contains_move(moves, count, &line.move));
+    for (size_t i = 0; i < count; i++)
+        assert_int_equal(el_check(&s, &moves[i], &error), EL_OK);
+    size_t all = el_legal_moves(&s, moves, 20000);
+    assert_true(all > count);
+    /* no end or pass before a tile: every move is a placement */
+    for (size_t i = 0; i < all; i++)
+        assert_int_equal(moves[i].kind, EL_MOVE_PLACE);
+}
+
+/* ---- reconcile ---- */
+
+/* Plays a random 3-player game with the expansion up to `actions`, then keeps the state at the
+ * start of the next turn and the state after that whole turn. */
+typedef struct turn_capture {
+    el_state state;
+    el_state before;
+    int lines, stop_after;
+    bool captured, in_turn;
+    el_state after;
+    int turn_moves;
+} turn_capture;
+
+static void capture_line(void *context, const char *line)
+{
+    turn_capture *c = context;
+    el_error error;
+    if (c->lines == c->stop_after) {
+        c->before = c->state;
+        c->in_turn = true;
+    }
+    assert_int_equal(el_play_line(&c->state, line, &error), EL_OK);
+    c->lines++;
+    if (c->in_turn && !c->captured) {
+        bool ended = strstr(line, ": end") || strstr(line, ": pass");
+        if (ended) {
+            c->captured = true;
+        } else {
+            c->after = c->state;
+            c->turn_moves++;
+        }
+    }
+}
+
+static void test_el_reconcile_explains_whole_turns_of_random_games(void **state_)
+{
+    (void)state_;
+    int explained = 0, ambiguous = 0, unchanged = 0;
+    for (int g = 0; g < 30; g++) {
+        turn_capture *c = calloc(1, sizeof *c);
+        c->state = new_game(3, g % 2 == 0);
+        c->stop_after = 8 + (g * 7) % 120;
+        el_state played = c->state;
+        el_error error;
+        assert_int_equal(el_random_game(&played, (uint64_t)(100 + g), capture_line, c, &error), EL_OK);
+        /* skip captures that landed on an `end` line: the turn must start there */
+        if (!c->captured || c->before.placed_this_turn != 0 || c->turn_moves == 0) {
+            free(c);
+            continue;
+        }
+        el_observation observation;
+        el_observe(&c->after, &observation);
+        el_reconcile_result result;
+        el_reconcile(&c->before, &observation, &result);
+        assert_true(result.answer == EL_EXPLAINED || result.answer == EL_AMBIGUOUS);
+        /* the truth is among the explanations: replaying one leads to the same table */
+        bool found = false;
+        for (int e = 0; e < result.count && !found; e++) {
+            el_state replayed = c->before;
+            for (int m = 0; m < result.explanations[e].count; m++)
+                assert_int_equal(el_apply(&replayed, &result.explanations[e].moves[m], &error), EL_OK);
+            found = memcmp(replayed.cells, c->after.cells, sizeof replayed.cells) == 0 &&
+                    replayed.active == c->after.active;
+        }
+        assert_true(found);
+        explained += result.answer == EL_EXPLAINED;
+        ambiguous += result.answer == EL_AMBIGUOUS;
+
+        el_observe(&c->before, &observation);
+        el_reconcile(&c->before, &observation, &result);
+        assert_int_equal(result.answer, EL_UNCHANGED);
+        unchanged++;
+        free(c);
+    }
+    print_message("reconcile: %d explained, %d ambiguous, %d unchanged\n", explained, ambiguous,
+                  unchanged);
+    assert_true(explained >= 10);
+}
+
+static void test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false);
+    play(&s, start_2p);
+    el_state after = s;
+    play(&after, (const char *const[]){"desert-camp@1,2 x4 > w 2", NULL});
+    el_observation o;
+    el_observe(&after, &o);
+    el_reconcile_result r;
+
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_EXPLAINED);
+    assert_int_equal(r.explanations[0].count, 1);
+    char text[64];
+    el_format_move(&r.explanations[0].moves[0], text, sizeof text);
+    assert_string_equal(text, "desert-camp@1,2 x4 > w 2");
+
+    /* heights hidden: x4 > w 2 and x3 > w 1 and x2 > w 1 ... all look alike */
+    for (int i = 0; i < o.count; i++)
+        o.tiles[i].height = EL_UNSEEN;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_AMBIGUOUS);
+    assert_true(r.count >= 2);
+
+    /* heights seen, the camp's top hidden: still one explanation */
+    el_observe(&after, &o);
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].row == 1 && o.tiles[i].col == 2)
+            o.tiles[i].top = EL_UNSEEN;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_EXPLAINED);
+
+    /* the start tile at (0,0) under a hand: the rest still explains the move */
+    el_observe(&after, &o);
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].row == 0 && o.tiles[i].col == 0) {
+            o.tiles[i] = o.tiles[--o.count];
+            break;
+        }
+    o.unknown[o.unknown_count].row = 0;
+    o.unknown[o.unknown_count].col = 0;
+    o.unknown_count++;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_EXPLAINED);
+}
+
+static void test_el_reconcile_says_none_for_what_no_rule_allows(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false);
+    play(&s, start_2p);
+    el_observation o;
+    el_observe(&s, &o);
+    /* a tile floating away from the others */
+    o.tiles[o.count++] = (el_seen_tile){.row = 4, .col = 4, .type = EL_DESERT, .top = EL_EMPTY,
+                                        .height = 0, .token = EL_NO_TOKEN};
+    el_reconcile_result r;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_UNEXPLAINED);
+
+    /* an adventurer on a start tile with no camp to have sent it */
+    el_observe(&s, &o);
+    o.tiles[0].top = BLACK;
+    o.tiles[0].height = 1;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_UNEXPLAINED);
+
+    /* a camp topped by the wrong colour: black cannot have placed it in orange's turn */
+    el_state after = s;
+    play(&after, (const char *const[]){"desert-camp@0,2 x1", NULL});
+    el_observe(&after, &o);
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].type == EL_DESERT_CAMP)
+            o.tiles[i].top = BLACK;
+    el_reconcile(&s, &o, &r);
+    /* ...unless orange ended after a tile and black placed the camp: which needs a tile from
+     * orange too, and there is none, so nothing explains it */
+    assert_int_equal(r.answer, EL_UNEXPLAINED);
+}
+
+static void test_el_reconcile_follows_into_the_next_turn(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false);
+    play(&s, start_2p);
+    el_state after = s;
+    play(&after, (const char *const[]){"desert-camp@0,2 x1", "end", "black: desert-camp@1,2 x2",
+                                       NULL});
+    el_observation o;
+    el_observe(&after, &o);
+    el_reconcile_result r;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_EXPLAINED);
+    assert_int_equal(r.explanations[0].turns_ended, 1);
+    assert_int_equal(r.explanations[0].count, 3);
+}
+
+/* ---- the notation ---- */
+
+static void test_el_notation_errors_name_the_action_and_the_problem(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false);
+    play(&s, start_2p);
+    refused(&s, "castle@1,1", "'castle' is not a tile type");
+    refused(&s, "desert@1", "'1' is not a row,column");
+    refused(&s, "desert@a,b", "is not a row,column");
+    refused(&s, "desert-camp@0,2 x9", "1 to 5 adventurers");
+    refused(&s, "desert-camp@0,2 xx", "'xx' is not an adventurer count");
+    refused(&s, "desert-camp@0,2 x3 > q 1", "> n|e|s|w");
+    refused(&s, "desert-camp@0,2 x3 > w", "names no stops");
+    refused(&s, "desert-camp@0,2 x3 > w 0", "'0' is not a number");
+    refused(&s, "desert@0,2 > w 1", "only a camp's adventurers move");
+    refused(&s, "boat 1,1", "ROW,COL > ROW,COL");
+    refused(&s, "purple: desert@0,2", "'purple' is not a colour");
+    refused(&s, "orange:", "no action after it");
+    refused(&s, "dance", "'dance' is not an action");
+    refused(&s, "end now", "unexpected 'now'");
+    play(&s, (const char *const[]){"   # a comment", "", "orange:   desert@0,2   # placed", NULL});
+    assert_int_equal(s.tiles, 5);
+}
+
+static void test_el_format_and_parse_round_trip(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(4, true);
+    const char *const lines[] = {"desert-camp@2,2 x5 > e 2 2", "oasis-camp@3,0 x2", "desert@-1,-3",
+                                 "boat 1,1 > 4,4", "snakes 1,1 > 2,0", "end", "pass"};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        el_line line;
+        el_error error;
+        assert_int_equal(el_parse(&s, lines[i], &line, &error), EL_OK);
+        char text[96];
+        el_format_move(&line.move, text, sizeof text);
+        assert_string_equal(text, lines[i]);
+    }
+}
+
+/* Mutated lines never crash the parser and never change the state when refused. */
+static void test_el_notation_fuzz(void **state_)
+{
+    (void)state_;
+    static const char *const seeds[] = {
+        "desert-camp@2,2 x5 > e 2 2", "orange: oasis-camp@3,0 x2", "boat 1,1 > 4,4",
+        "start desert@0,0 mountain@0,1 desert-temple@1,0 desert@1,1", "end", "pass",
+        "snakes -1,-1 > 2,0 # c"};
+    static const char alphabet[] = "@,x>-+ 0123456789#:neswabcdefghijklmnopqrstuvwxyz\t\r";
+    uint64_t rng = 42;
+    el_state base = new_game(2, true);
+    play(&base, start_2p);
+    for (int i = 0; i < 100000; i++) {
+        char line[80];
+        snprintf(line, sizeof line, "%s", seeds[i % 7]);
+        size_t length = strlen(line);
+        int edits = 1 + (int)(rng % 4);
+        for (int e = 0; e < edits; e++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            size_t at = (size_t)(rng >> 33) % (length + 1);
+            char c = alphabet[(rng >> 20) % (sizeof alphabet - 1)];
+            switch ((rng >> 40) % 3) {
+            case 0: /* replace */
+                if (at < length)
+                    line[at] = c;
+                break;
+            case 1: /* insert */
+                if (length + 1 < sizeof line) {
+                    memmove(line + at + 1, line + at, length - at + 1);
+                    line[at] = c;
+                    length++;
+                }
+                break;
+            default: /* delete */
+                if (at < length) {
+                    memmove(line + at, line + at + 1, length - at);
+                    length--;
+                }
+            }
+        }
+        el_state s = base;
+        el_error error = {""};
+        if (el_play_line(&s, line, &error) != EL_OK) {
+            assert_memory_equal(&s, &base, sizeof s);
+            assert_true(error.message[0] != '\0');
+        } else {
+            check_invariants(&s);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_el_book_grey_camp_of_five_to_temple_and_pyramid),
+        cmocka_unit_test(test_el_book_camp_takes_mandatory_plus_extras_up_to_five),
+        cmocka_unit_test(test_el_book_sandstorm_takes_the_others),
+        cmocka_unit_test(test_el_book_scoring_counts_top_adventurers_only),
+        cmocka_unit_test(test_el_ties_go_to_the_larger_supply_then_are_shared),
+        cmocka_unit_test(test_el_d1_deck_order_is_checked_only_when_asked),
+        cmocka_unit_test(test_el_d2_any_connected_start_layout_of_the_right_size),
+        cmocka_unit_test(test_el_d3_short_supply_places_all_that_remain),
+        cmocka_unit_test(test_el_d4_movers_go_straight_and_never_cross_a_gap),
+        cmocka_unit_test(test_el_d5_token_moved_adventurer_goes_on_top),
+        cmocka_unit_test(test_el_placement_needs_an_edge_and_the_size_limit),
+        cmocka_unit_test(test_el_a_seventh_desert_camp_is_refused),
+        cmocka_unit_test(test_el_turn_structure),
+        cmocka_unit_test(test_el_tokens_need_a_mountain_and_two_of_a_kind_at_most),
+        cmocka_unit_test(test_el_pass_and_the_end_of_the_game),
+        cmocka_unit_test(test_el_random_games_2_players),
+        cmocka_unit_test(test_el_random_games_3_players),
+        cmocka_unit_test(test_el_random_games_4_players),
+        cmocka_unit_test(test_el_random_games_2_players_expansion),
+        cmocka_unit_test(test_el_random_games_3_players_expansion),
+        cmocka_unit_test(test_el_random_games_4_players_expansion),
+        cmocka_unit_test(test_el_random_game_uses_tokens_with_the_expansion),
+        cmocka_unit_test(test_el_legal_moves_list_camps_with_every_movement),
+        cmocka_unit_test(test_el_reconcile_explains_whole_turns_of_random_games),
+        cmocka_unit_test(test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell),
+        cmocka_unit_test(test_el_reconcile_says_none_for_what_no_rule_allows),
+        cmocka_unit_test(test_el_reconcile_follows_into_the_next_turn),
+        cmocka_unit_test(test_el_notation_errors_name_the_action_and_the_problem),
+        cmocka_unit_test(test_el_format_and_parse_round_trip),
+        cmocka_unit_test(test_el_notation_fuzz),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
