@@ -149,6 +149,7 @@ static void put_tile(el_state *state, int row, int col, int type)
     el_cell *cell = cell_at(state, row, col);
     cell->has_tile = 1;
     cell->type = (uint8_t)type;
+    state->tile_rows[row + EL_ORIGIN] |= 1u << (col + EL_ORIGIN);
     if (state->tiles == 0) {
         state->min_row = state->max_row = (int8_t)row;
         state->min_col = state->max_col = (int8_t)col;
@@ -713,36 +714,53 @@ size_t el_placements_at(const el_state *state, int type, int row, int col, el_mo
     return sink.count;
 }
 
+/* The hot loop of random play and search: per row, the empty cells beside a tile are a few
+ * bit operations on tile_rows, limited to the rows and columns that keep the size limit. */
 int el_legal_positions(const el_state *state, int8_t (*positions)[2], int max)
 {
+    int limit = el_size_limit(state->config.seats);
+    int row_lo = state->min_row - 1, row_hi = state->max_row + 1;
+    int col_lo = state->min_col - 1, col_hi = state->max_col + 1;
+    if (row_lo < state->max_row - limit + 1) row_lo = state->max_row - limit + 1;
+    if (row_hi > state->min_row + limit - 1) row_hi = state->min_row + limit - 1;
+    if (col_lo < state->max_col - limit + 1) col_lo = state->max_col - limit + 1;
+    if (col_hi > state->min_col + limit - 1) col_hi = state->min_col + limit - 1;
+    /* Keep a border row and column inside the grid for the neighbour reads. */
+    if (row_lo < 1 - EL_ORIGIN) row_lo = 1 - EL_ORIGIN;
+    if (col_lo < 1 - EL_ORIGIN) col_lo = 1 - EL_ORIGIN;
+    if (row_hi > EL_GRID - EL_ORIGIN - 2) row_hi = EL_GRID - EL_ORIGIN - 2;
+    if (col_hi > EL_GRID - EL_ORIGIN - 2) col_hi = EL_GRID - EL_ORIGIN - 2;
+    if (state->tiles == 0 || row_lo > row_hi || col_lo > col_hi)
+        return 0;
+    uint32_t columns = ((1u << (col_hi - col_lo + 1)) - 1u) << (col_lo + EL_ORIGIN);
     int count = 0;
-    el_error ignored;
-    for (int row = state->min_row - 1; row <= state->max_row + 1; row++)
-        for (int col = state->min_col - 1; col <= state->max_col + 1; col++)
-            if (check_position(state, row, col, &ignored) == EL_OK) {
-                if (count < max) {
-                    positions[count][0] = (int8_t)row;
-                    positions[count][1] = (int8_t)col;
-                }
-                count++;
+    for (int row = row_lo; row <= row_hi; row++) {
+        const uint32_t *rows = &state->tile_rows[row + EL_ORIGIN];
+        uint32_t here = rows[0];
+        uint32_t beside = rows[-1] | rows[1] | (here << 1) | (here >> 1);
+        for (uint32_t free = beside & ~here & columns; free; free &= free - 1) {
+            if (count < max) {
+                positions[count][0] = (int8_t)row;
+                positions[count][1] = (int8_t)(__builtin_ctz(free) - EL_ORIGIN);
             }
+            count++;
+        }
+    }
     return count;
 }
 
 bool el_may_place_type(const el_state *state, int type)
 {
-    el_error ignored;
-    return check_supply_of_tiles(state, state->active, type, &ignored) == EL_OK;
+    return check_supply_of_tiles(state, state->active, type, NULL) == EL_OK;
 }
 
 size_t el_legal_placements(const el_state *state, el_tile_type type, el_move *moves, size_t max)
 {
     move_sink sink = {moves, max, 0};
-    el_error ignored;
     /* Everything but the position: whose turn, how many placed, the box. */
     if (state->phase != EL_PHASE_PLAY || el_tiles_left(state, state->active) == 0 ||
         state->token_this_turn || state->placed_this_turn >= 3 || (unsigned)type >= EL_TILE_TYPES ||
-        check_supply_of_tiles(state, state->active, type, &ignored) != EL_OK)
+        check_supply_of_tiles(state, state->active, type, NULL) != EL_OK)
         return 0;
     int8_t positions[4 * EL_GRID][2];
     int count = el_legal_positions(state, positions, 4 * EL_GRID);
@@ -755,7 +773,6 @@ size_t el_legal_token_moves(const el_state *state, el_token token, el_move *move
 {
     move_sink sink = {moves, max, 0};
     int seat = state->active;
-    el_error ignored;
     for (int from_row = state->min_row; from_row <= state->max_row; from_row++)
         for (int from_col = state->min_col; from_col <= state->max_col; from_col++) {
             const el_cell *source = tile_at(state, from_row, from_col);
@@ -767,7 +784,7 @@ size_t el_legal_token_moves(const el_state *state, el_token token, el_move *move
                                     .row = (int8_t)row, .col = (int8_t)col,
                                     .from_row = (int8_t)from_row, .from_col = (int8_t)from_col,
                                     .direction = EL_NO_DIRECTION};
-                    if (check_token(state, &move, &ignored) == EL_OK)
+                    if (check_token(state, &move, NULL) == EL_OK)
                         emit(&sink, &move);
                 }
         }
@@ -790,13 +807,12 @@ size_t el_legal_moves(const el_state *state, el_move *moves, size_t max)
                                               count < max ? max - count : 0);
     el_move end = {.kind = EL_MOVE_END, .direction = EL_NO_DIRECTION};
     el_move pass = {.kind = EL_MOVE_PASS, .direction = EL_NO_DIRECTION};
-    el_error ignored;
-    if (el_check(state, &end, &ignored) == EL_OK) {
+    if (el_check(state, &end, NULL) == EL_OK) {
         if (count < max)
             moves[count] = end;
         count++;
     }
-    if (el_check(state, &pass, &ignored) == EL_OK) {
+    if (el_check(state, &pass, NULL) == EL_OK) {
         if (count < max)
             moves[count] = pass;
         count++;
@@ -852,4 +868,74 @@ void el_ranks(const el_state *state, int32_t ranks[EL_MAX_SEATS])
                 better++;
         ranks[s] = better + 1;
     }
+}
+
+/* ---- invariants ---- */
+
+el_status el_verify(const el_state *state, el_error *error)
+{
+    int seats = state->config.seats;
+    int on_tiles[EL_MAX_SEATS] = {0}, tiles = 0;
+    for (int row = -EL_ORIGIN; row < EL_GRID - EL_ORIGIN; row++)
+        for (int col = -EL_ORIGIN; col < EL_GRID - EL_ORIGIN; col++) {
+            const el_cell *cell = el_cell_at(state, row, col);
+            if (!cell->has_tile) {
+                if (state->tile_rows[row + EL_ORIGIN] & (1u << (col + EL_ORIGIN)))
+                    return fail(error, EL_ILLEGAL, "%d,%d: in tile_rows without a tile", row, col);
+                if (cell->height || cell->token)
+                    return fail(error, EL_ILLEGAL, "%d,%d: pieces without a tile", row, col);
+                continue;
+            }
+            tiles++;
+            if (!(state->tile_rows[row + EL_ORIGIN] & (1u << (col + EL_ORIGIN))))
+                return fail(error, EL_ILLEGAL, "%d,%d: a tile missing from tile_rows", row, col);
+            if (cell->type >= EL_TILE_TYPES || row < state->min_row || row > state->max_row ||
+                col < state->min_col || col > state->max_col)
+                return fail(error, EL_ILLEGAL, "%d,%d: a tile outside the layout", row, col);
+            if (cell->height > 4) {
+                bool one_colour = true;
+                for (int i = 1; i < cell->height; i++)
+                    one_colour &= cell->stack[i] == cell->stack[0];
+                if (cell->height > EL_STACK_MAX || !el_is_camp(cell->type) || !one_colour)
+                    return fail(error, EL_ILLEGAL, "%d,%d holds %d adventurers", row, col,
+                                cell->height);
+            }
+            if ((cell->type == EL_LAKE || cell->token == EL_SNAKES) && cell->height > 0)
+                return fail(error, EL_ILLEGAL, "%d,%d: adventurers where none may stand", row, col);
+            for (int i = 0; i < cell->height; i++) {
+                if (cell->stack[i] >= seats)
+                    return fail(error, EL_ILLEGAL, "%d,%d: an adventurer of no seat", row, col);
+                on_tiles[cell->stack[i]]++;
+            }
+        }
+    if (tiles != state->tiles)
+        return fail(error, EL_ILLEGAL, "%d tiles counted, %d on the table", state->tiles, tiles);
+    int limit = el_size_limit(seats);
+    if (tiles && (state->max_row - state->min_row >= limit || state->max_col - state->min_col >= limit))
+        return fail(error, EL_ILLEGAL, "the layout exceeds %dx%d", limit, limit);
+    for (int seat = 0; seat < seats; seat++) {
+        int captured = 0, placed = 0;
+        for (int captor = 0; captor < seats; captor++)
+            captured += state->captured[captor][seat];
+        if (state->supply[seat] + on_tiles[seat] + captured != EL_ADVENTURERS)
+            return fail(error, EL_ILLEGAL, "%s: %d in supply, %d on tiles, %d captured: not %d",
+                        state->config.colours[seat], state->supply[seat], on_tiles[seat],
+                        captured, EL_ADVENTURERS);
+        for (int t = 0; t < EL_TILE_TYPES; t++) {
+            if (state->placed_by_type[seat][t] > el_box_count[t])
+                return fail(error, EL_ILLEGAL, "%s placed %d %s tiles",
+                            state->config.colours[seat], state->placed_by_type[seat][t],
+                            tile_names[t]);
+            placed += state->placed_by_type[seat][t];
+        }
+        if (placed != state->placed[seat] ||
+            placed > EL_TILES_PER_SEAT - EL_START_TILES_PER_SEAT)
+            return fail(error, EL_ILLEGAL, "%s: %d tiles placed", state->config.colours[seat],
+                        placed);
+        for (int t = EL_BOAT; t < EL_TOKEN_TYPES; t++)
+            if (state->tokens_used[seat][t] > EL_TOKENS_PER_TYPE)
+                return fail(error, EL_ILLEGAL, "%s used %d %s tokens", state->config.colours[seat],
+                            state->tokens_used[seat][t], token_names[t]);
+    }
+    return EL_OK;
 }

@@ -102,6 +102,10 @@ typedef struct el_state {
     uint8_t start_by_type[EL_TILE_TYPES];
     uint8_t tokens_used[EL_MAX_SEATS][EL_TOKEN_TYPES];
     el_cell cells[EL_GRID][EL_GRID];   /* [row + EL_ORIGIN][col + EL_ORIGIN] */
+    /* Bit col + EL_ORIGIN of tile_rows[row + EL_ORIGIN] is set where a tile lies: a cache of
+     * cells[].has_tile, so that finding where a tile may go takes a few word operations a row
+     * (random play and the tracker's search do it at every placement). */
+    uint32_t tile_rows[EL_GRID];
 } el_state;
 
 typedef enum { EL_MOVE_PLACE, EL_MOVE_TOKEN, EL_MOVE_END, EL_MOVE_PASS } el_move_kind;
@@ -176,6 +180,12 @@ void el_ranks(const el_state *state, int32_t ranks[EL_MAX_SEATS]);
 
 /* Adventurers of other seats the seat has captured (a point each at the end). */
 int el_captured(const el_state *state, int seat);
+
+/* Checks the state's invariants: each colour's 30 adventurers accounted for between supply,
+ * tiles and captures; at most 4 on a tile, 5 only on a camp all of one colour; no adventurer
+ * on a lake or under snakes; the size limit; each seat's tiles within its box; token uses.
+ * Returns EL_OK or EL_ILLEGAL with the first broken one. */
+el_status el_verify(const el_state *state, el_error *error);
 
 /* The seat of a colour of the game, or -1. */
 int el_seat_of(const el_state *state, const char *colour);

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "expedition_luxor_internal.h"
 #include "rules.h"
 
 #include <stdio.h>
@@ -392,57 +393,37 @@ static void test_el_pass_and_the_end_of_the_game(void **state_)
 
 static void check_invariants(const el_state *s)
 {
-    int seats = s->config.seats;
-    int on_tiles[EL_MAX_SEATS] = {0}, tiles = 0;
-    for (int row = 0; row < EL_GRID; row++)
-        for (int col = 0; col < EL_GRID; col++) {
-            const el_cell *c = &s->cells[row][col];
-            if (!c->has_tile) {
-                assert_int_equal(c->height, 0);
-                continue;
+    el_error error = {""};
+    if (el_verify(s, &error) != EL_OK)
+        fail_msg("invariant broken: %s", error.message);
+}
+
+/* The fast position scan must agree with the rule, cell by cell over the whole grid: a tile
+ * may go where it is empty, beside a tile, and keeps the layout within the size limit. */
+static void check_positions_against_the_rule(const el_state *s)
+{
+    int8_t positions[4 * EL_GRID][2];
+    int count = el_legal_positions(s, positions, 4 * EL_GRID);
+    int expected = 0, limit = s->config.seats == 2 ? 7 : s->config.seats == 3 ? 9 : 10;
+    for (int row = -EL_ORIGIN; row < EL_GRID - EL_ORIGIN; row++)
+        for (int col = -EL_ORIGIN; col < EL_GRID - EL_ORIGIN; col++) {
+            const el_cell *c = cell(s, row, col);
+            bool beside = false;
+            for (int d = 0; d < 4; d++) {
+                int r = row + (d == 0) - (d == 1), k = col + (d == 2) - (d == 3);
+                beside |= r >= -EL_ORIGIN && r < EL_GRID - EL_ORIGIN && k >= -EL_ORIGIN &&
+                          k < EL_GRID - EL_ORIGIN && cell(s, r, k)->has_tile;
             }
-            tiles++;
-            assert_true(c->type < EL_TILE_TYPES);
-            assert_true(row - EL_ORIGIN >= s->min_row && row - EL_ORIGIN <= s->max_row);
-            assert_true(col - EL_ORIGIN >= s->min_col && col - EL_ORIGIN <= s->max_col);
-            if (c->height == 5) {
-                /* only a camp, at placement: all of its placer's colour */
-                assert_true(c->type == EL_DESERT_CAMP || c->type == EL_OASIS_CAMP);
-                for (int i = 1; i < 5; i++)
-                    assert_int_equal(c->stack[i], c->stack[0]);
-            } else {
-                assert_true(c->height <= 4);
-            }
-            if (c->type == EL_LAKE)
-                assert_int_equal(c->height, 0);
-            if (c->token == EL_SNAKES)
-                assert_int_equal(c->height, 0);
-            for (int i = 0; i < c->height; i++) {
-                assert_true(c->stack[i] < seats);
-                on_tiles[c->stack[i]]++;
-            }
+            int min_row = row < s->min_row ? row : s->min_row, max_row = row > s->max_row ? row : s->max_row;
+            int min_col = col < s->min_col ? col : s->min_col, max_col = col > s->max_col ? col : s->max_col;
+            bool legal = !c->has_tile && beside && max_row - min_row < limit && max_col - min_col < limit;
+            bool listed = false;
+            for (int i = 0; i < count; i++)
+                listed |= positions[i][0] == row && positions[i][1] == col;
+            assert_int_equal(listed, legal);
+            expected += legal;
         }
-    assert_int_equal(tiles, s->tiles);
-    int limit = seats == 2 ? 7 : seats == 3 ? 9 : 10;
-    assert_true(s->max_row - s->min_row < limit);
-    assert_true(s->max_col - s->min_col < limit);
-    static const int box[EL_TILE_TYPES] = {1, 2, 3, 6, 3, 3, 2, 3, 1};
-    for (int seat = 0; seat < seats; seat++) {
-        int captured_from_seat = 0;
-        for (int captor = 0; captor < seats; captor++)
-            captured_from_seat += s->captured[captor][seat];
-        /* each colour's 30 adventurers: supply, tiles, captured by others */
-        assert_int_equal(s->supply[seat] + on_tiles[seat] + captured_from_seat, EL_ADVENTURERS);
-        int placed = 0;
-        for (int t = 0; t < EL_TILE_TYPES; t++) {
-            assert_true(s->placed_by_type[seat][t] <= box[t]);
-            placed += s->placed_by_type[seat][t];
-        }
-        assert_int_equal(placed, s->placed[seat]);
-        assert_true(placed <= EL_TILES_PER_SEAT - EL_START_TILES_PER_SEAT);
-        for (int t = EL_BOAT; t < EL_TOKEN_TYPES; t++)
-            assert_true(s->tokens_used[seat][t] <= EL_TOKENS_PER_TYPE);
-    }
+    assert_int_equal(count, expected);
 }
 
 typedef struct replay {
@@ -464,6 +445,8 @@ static void replay_line(void *context, const char *line)
             assert_int_equal(el_check(&r->state, &moves[i], &error), EL_OK);
         }
     }
+    if (r->check_legal_moves && r->state.phase == EL_PHASE_PLAY)
+        check_positions_against_the_rule(&r->state);
     el_error error = {""};
     if (el_play_line(&r->state, line, &error) != EL_OK)
         fail_msg("replaying '%s': %s", line, error.message);
@@ -514,6 +497,33 @@ static void test_el_random_game_uses_tokens_with_the_expansion(void **state_)
                 tokens += s.tokens_used[seat][t];
     }
     assert_true(tokens > 20);
+}
+
+/* el_verify itself: each invariant, broken on purpose, is caught. */
+static void test_el_verify_catches_broken_invariants(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false);
+    play(&s, start_2p);
+    el_error error;
+    assert_int_equal(el_verify(&s, &error), EL_OK);
+    el_state broken = s;
+    broken.supply[BLACK]--;
+    assert_int_equal(el_verify(&broken, &error), EL_ILLEGAL);
+    assert_non_null(strstr(error.message, "black"));
+    broken = s;
+    int five[] = {ORANGE, ORANGE, ORANGE, ORANGE, ORANGE};
+    stack_on(&broken, 0, 0, 5, five); /* 5 on a desert, not a camp */
+    assert_int_equal(el_verify(&broken, &error), EL_ILLEGAL);
+    broken = s;
+    int one[] = {ORANGE};
+    stack_on(&broken, 1, 1, 1, one);
+    broken.cells[1 + EL_ORIGIN][1 + EL_ORIGIN].token = EL_SNAKES;
+    assert_int_equal(el_verify(&broken, &error), EL_ILLEGAL);
+    broken = s;
+    broken.placed_by_type[ORANGE][EL_LAKE] = 2;
+    broken.placed[ORANGE] = 2;
+    assert_int_equal(el_verify(&broken, &error), EL_ILLEGAL);
 }
 
 /* ---- legal moves ---- */
@@ -848,6 +858,7 @@ int main(void)
         cmocka_unit_test(test_el_random_games_3_players_expansion),
         cmocka_unit_test(test_el_random_games_4_players_expansion),
         cmocka_unit_test(test_el_random_game_uses_tokens_with_the_expansion),
+        cmocka_unit_test(test_el_verify_catches_broken_invariants),
         cmocka_unit_test(test_el_legal_moves_list_camps_with_every_movement),
         cmocka_unit_test(test_el_reconcile_explains_whole_turns_of_random_games),
         cmocka_unit_test(test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell),
