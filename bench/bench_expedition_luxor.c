@@ -70,7 +70,7 @@ static void soak_line(void *context, const char *line)
     if (r->failed)
         return;
     el_error error;
-    if (el_play_line(&r->state, line, &error) != EL_OK ||
+    if (el_play_line(&r->state, line, NULL, &error) != EL_OK ||
         el_verify(&r->state, &error) != EL_OK) {
         r->failed = true;
         snprintf(r->reason, sizeof r->reason, "line %ld '%.60s': %.150s", r->line, line,

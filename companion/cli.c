@@ -69,13 +69,13 @@ static bool make_folders(char *path)
     }
 }
 
-db *cli_open_archive(const cli_command *command, const char *db_path, bool create,
+db *cli_open_archive(const cli_command *command, const char *db_path, db_open_mode mode,
                      int *exit_code)
 {
     char default_path[4096 + 16];
     db_config config;
     db_config_default(&config);
-    config.mode = create ? DB_OPEN_CREATE : DB_OPEN_READ;
+    config.mode = mode;
 
     if (!db_path) {
         const char *data_home = getenv("XDG_DATA_HOME");

@@ -28,11 +28,12 @@ void cli_error(const cli_command *command, const char *format, ...)
 bool cli_parse_game_id(const char *text, int64_t *id);
 
 /*
- * Opens the archive: db_path when given (it must exist unless create is true), else the default
- * $XDG_DATA_HOME/tablescribe/games.sqlite (~/.local/share/... when unset), created with its
- * folder on first use. On failure prints the reason and returns NULL with *exit_code set.
+ * Opens the archive: db_path when given, in this mode (DB_OPEN_CREATE creates the file, never
+ * its folder), else the default $XDG_DATA_HOME/tablescribe/games.sqlite (~/.local/share/...
+ * when unset), created with its folder on first use. On failure prints the reason and returns
+ * NULL with *exit_code set.
  */
-db *cli_open_archive(const cli_command *command, const char *db_path, bool create,
+db *cli_open_archive(const cli_command *command, const char *db_path, db_open_mode mode,
                      int *exit_code);
 
 /* Prints the archive's last error and returns the exit code its status calls for. */
@@ -43,5 +44,6 @@ int cli_games(const cli_command *command, int argc, char **argv);
 int cli_show(const cli_command *command, int argc, char **argv);
 int cli_export(const cli_command *command, int argc, char **argv);
 int cli_calibrate(const cli_command *command, int argc, char **argv);
+int cli_play(const cli_command *command, int argc, char **argv);
 
 #endif

@@ -114,7 +114,7 @@ int cli_games(const cli_command *command, int argc, char **argv)
     if (args.first_operand < argc)
         return cli_usage_error(command, "unexpected argument '%s'", argv[args.first_operand]);
 
-    db *archive = cli_open_archive(command, args.db_path, false, &code);
+    db *archive = cli_open_archive(command, args.db_path, DB_OPEN_READ, &code);
     if (!archive)
         return code;
     int count = 0;
@@ -169,7 +169,7 @@ int cli_show(const cli_command *command, int argc, char **argv)
         return cli_usage_error(command, "'%s' is not a game id (a number from tablescribe games)",
                                argv[args.first_operand]);
 
-    db *archive = cli_open_archive(command, args.db_path, false, &code);
+    db *archive = cli_open_archive(command, args.db_path, DB_OPEN_READ, &code);
     if (!archive)
         return code;
     db_game *game = malloc(sizeof *game);
@@ -237,7 +237,7 @@ int cli_export(const cli_command *command, int argc, char **argv)
             return code;
         }
 
-    db *archive = cli_open_archive(command, args.db_path, false, &code);
+    db *archive = cli_open_archive(command, args.db_path, DB_OPEN_READ, &code);
     if (archive) {
         db_status status = db_export(archive, format, ids, count, args.out ? args.out : "-");
         if (status != DB_OK)

@@ -63,11 +63,33 @@ static const cli_command commands[] = {
      "demo table.\n",
      run_pending, "the renderer lands with issue 7 (seeing Expedition Luxor)"},
     {"play", "keep score without a camera: moves typed in the game's notation",
-     "usage: tablescribe play --game G --players N [--db FILE] [--script FILE|-] [--json]\n"
+     "usage: tablescribe play --game G --players N [--colours a,b,..] [--names a,b,..]\n"
+     "                        [--expansion] [--check-deck] [--db FILE] [--script FILE|-] [--json]\n"
+     "       tablescribe play --game G --players N [--expansion] --random SEED [--json] [--db FILE]\n"
+     "       tablescribe play --resume ID [--db FILE] [--script FILE|-] [--json]\n"
      "\n"
-     "Reads moves in the game's notation, checks each against the rules, prints the running\n"
-     "scores and archives every accepted move.\n",
-     run_pending, "the first rules engine lands with issue 3 (Expedition Luxor)"},
+     "Reads actions in the game's notation, one a line, from a script, standard input, or you at\n"
+     "the terminal. Each is checked by the rules (a refused one says which rule, and changes\n"
+     "nothing), archived with the running scores, and printed with them. A script that stops\n"
+     "before the end leaves the game open in the archive: --resume ID continues it.\n"
+     "\n"
+     "  --colours a,b,..  the seats' colours in play order (default: the box's)\n"
+     "  --names a,b,..    the players' names, for the archive and its exports\n"
+     "  --expansion       Expedition Luxor: the \"New Adventures\" action tokens\n"
+     "  --check-deck      Expedition Luxor: refuse tiles D-EL-1's deck order rules out\n"
+     "  --random SEED     play a random legal game and print it in the notation (archived\n"
+     "                    only with --db)\n"
+     "  --json            print one summary object at the end instead of the running scores\n"
+     "\n"
+     "Expedition Luxor's notation (one action a line, # comments, an optional `colour: ` prefix\n"
+     "that must name the seat to play):\n"
+     "  start desert@0,0 mountain@0,1 desert-temple@1,0 desert@1,1   the start layout, first\n"
+     "  desert-temple@2,1                a tile at row 2, column 1\n"
+     "  desert-camp@2,2 x5 > e 2 2       a camp with 5 adventurers; extras go east, 2 stop on\n"
+     "                                   the first tile entered, 2 on the second\n"
+     "  boat 1,1 > 4,4                   an action token from the own mountain at 1,1\n"
+     "  end | pass                       end the turn | pass without tiles\n",
+     cli_play, NULL},
     {"games", "list the archived games",
      "usage: tablescribe games [--db FILE]\n"
      "\n"

@@ -206,10 +206,11 @@ typedef struct el_line {
  * prefixes are looked up in the state's colours. EL_BAD_NOTATION says what is wrong. */
 el_status el_parse(const el_state *state, const char *text, el_line *line, el_error *error);
 
-/* Parses, checks (the seat prefix must be the active seat) and plays one line. The error
+/* Parses, checks (the seat prefix must be the active seat) and plays one line. *played (may be
+ * NULL) receives the line as played, a camp's implicit adventurer count filled in. The error
  * message starts with the offending action ("oasis-temple@4,4: not adjacent to any tile").
  * On failure the state is unchanged. */
-el_status el_play_line(el_state *state, const char *text, el_error *error);
+el_status el_play_line(el_state *state, const char *text, el_line *played, el_error *error);
 
 /* The move in canonical notation (no seat prefix). Returns the length written. */
 int el_format_move(const el_move *move, char *out, size_t size);

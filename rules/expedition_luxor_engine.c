@@ -35,12 +35,24 @@ static rules_status el_engine_init(void *state, const rules_options *options, ch
     return RULES_OK;
 }
 
-static rules_status el_engine_play_line(void *state, const char *line, char *error, size_t size)
+static rules_status el_engine_play_line(void *state, const char *line, rules_played *played,
+                                        char *error, size_t size)
 {
+    el_state *game = state;
+    int seat = game->active;
+    el_line parsed;
     el_error reason;
-    el_status status = el_play_line(state, line, &reason);
-    if (status == EL_OK)
+    el_status status = el_play_line(game, line, &parsed, &reason);
+    if (status == EL_OK) {
+        played->acted = parsed.kind != EL_LINE_EMPTY;
+        played->seat = parsed.kind == EL_LINE_MOVE ? seat : -1;
+        played->notation[0] = '\0';
+        if (parsed.kind == EL_LINE_START)
+            el_format_start(game, played->notation, sizeof played->notation);
+        else if (parsed.kind == EL_LINE_MOVE)
+            el_format_move(&parsed.move, played->notation, sizeof played->notation);
         return RULES_OK;
+    }
     snprintf(error, size, "%s", reason.message);
     return status == EL_BAD_NOTATION ? RULES_BAD_NOTATION : RULES_ILLEGAL;
 }

@@ -255,10 +255,12 @@ el_status el_parse(const el_state *state, const char *text, el_line *line, el_er
                 words[0]);
 }
 
-el_status el_play_line(el_state *state, const char *text, el_error *error)
+el_status el_play_line(el_state *state, const char *text, el_line *played, el_error *error)
 {
     el_line line;
     el_status status = el_parse(state, text, &line, error);
+    if (played)
+        *played = line;
     if (status != EL_OK || line.kind == EL_LINE_EMPTY)
         return status;
 
@@ -290,6 +292,8 @@ el_status el_play_line(el_state *state, const char *text, el_error *error)
     }
     if (status != EL_OK && error)
         snprintf(error->message, sizeof error->message, "%.60s: %.95s", action, reason.message);
+    if (played)
+        *played = line;
     return status;
 }
 

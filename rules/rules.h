@@ -50,6 +50,13 @@ typedef struct rules_options {
 #define RULES_FLAG_EXPANSION 1u  /* Expedition Luxor: "New Adventures" */
 #define RULES_FLAG_CHECK_DECK 2u /* Expedition Luxor: D-EL-1's deck order */
 
+/* What one line of notation did. */
+typedef struct rules_played {
+    bool acted;          /* false: a blank or comment line */
+    int seat;            /* the seat that acted, or -1 (the setup, such as a start layout) */
+    char notation[192];  /* the action in the game's canonical notation */
+} rules_played;
+
 /*
  * An engine, seen without its game's types. The state is a value of state_size bytes that
  * the caller owns (copy it to snapshot); every function leaves it unchanged on failure and
@@ -58,8 +65,9 @@ typedef struct rules_options {
 typedef struct rules_engine {
     size_t state_size;
     rules_status (*init)(void *state, const rules_options *options, char *error, size_t size);
-    /* One line of the game's notation: checked, then played. */
-    rules_status (*play_line)(void *state, const char *line, char *error, size_t size);
+    /* One line of the game's notation: checked, then played; *played tells what it was. */
+    rules_status (*play_line)(void *state, const char *line, rules_played *played, char *error,
+                              size_t size);
     int (*seat_count)(const void *state);
     const char *(*colour)(const void *state, int seat);
     int (*active_seat)(const void *state);

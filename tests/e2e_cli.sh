@@ -55,13 +55,14 @@ run 2 show && expect "show needs an id" contains "$err" "which game"
 run 2 show 1x && expect "bad id named" contains "$err" "'1x'"
 
 # ---- capabilities of later issues say so, with status 1 and no output ----
-for command in watch replay recognise render play; do
+for command in watch replay recognise render; do
     run 1 "$command" --game expedition-luxor && {
         expect "$command says not available yet" contains "$err" "not available yet"
         expect "$command prints nothing on stdout" [ -z "$out" ]
     }
 done
 run 1 calibrate teach --image x --truth y && expect "teach not yet" contains "$err" "not available yet"
+run 1 play --game odysseeland --players 2 && expect "play: an engine not there yet" contains "$err" "not available yet"
 
 # ---- the default archive ----
 run 0 games && expect "empty archive says so" contains "$out" "No games"

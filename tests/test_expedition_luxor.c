@@ -36,7 +36,7 @@ static void play(el_state *state, const char *const *lines)
 {
     for (; *lines; lines++) {
         el_error error = {""};
-        el_status status = el_play_line(state, *lines, &error);
+        el_status status = el_play_line(state, *lines, NULL, &error);
         if (status != EL_OK)
             fail_msg("'%s' refused: %s", *lines, error.message);
     }
@@ -47,7 +47,7 @@ static void refused(el_state *state, const char *line, const char *reason)
 {
     el_state before = *state;
     el_error error = {""};
-    assert_int_not_equal(el_play_line(state, line, &error), EL_OK);
+    assert_int_not_equal(el_play_line(state, line, NULL, &error), EL_OK);
     if (!strstr(error.message, reason))
         fail_msg("'%s': expected a reason with '%s', got '%s'", line, reason, error.message);
     assert_memory_equal(&before, state, sizeof before);
@@ -448,7 +448,7 @@ static void replay_line(void *context, const char *line)
     if (r->check_legal_moves && r->state.phase == EL_PHASE_PLAY)
         check_positions_against_the_rule(&r->state);
     el_error error = {""};
-    if (el_play_line(&r->state, line, &error) != EL_OK)
+    if (el_play_line(&r->state, line, NULL, &error) != EL_OK)
         fail_msg("replaying '%s': %s", line, error.message);
     check_invariants(&r->state);
     r->lines++;
@@ -585,7 +585,7 @@ static void capture_line(void *context, const char *line)
         c->before = c->state;
         c->in_turn = true;
     }
-    assert_int_equal(el_play_line(&c->state, line, &error), EL_OK);
+    assert_int_equal(el_play_line(&c->state, line, NULL, &error), EL_OK);
     c->lines++;
     if (c->in_turn && !c->captured) {
         bool ended = strstr(line, ": end") || strstr(line, ": pass");
@@ -824,7 +824,7 @@ static void test_el_notation_fuzz(void **state_)
         }
         el_state s = base;
         el_error error = {""};
-        if (el_play_line(&s, line, &error) != EL_OK) {
+        if (el_play_line(&s, line, NULL, &error) != EL_OK) {
             assert_memory_equal(&s, &base, sizeof s);
             assert_true(error.message[0] != '\0');
         } else {

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# End-to-end tests of `tablescribe play`: random games printed and fed back, refusals that name
+# the rule and keep the archive whole, resuming a game cut short, the JSON summary.
+#
+#   e2e_play.sh TABLESCRIBE
+set -u
+
+tablescribe=$(realpath "$1")
+work=$(mktemp -d "${TMPDIR:-/tmp}/tablescribe-play-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export HOME="$work/home"
+unset XDG_DATA_HOME
+mkdir -p "$HOME"
+cd "$work" || exit 1
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); printf 'FAIL: %s\n' "$*" >&2; }
+expect() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+contains() { [[ $1 == *"$2"* ]]; }
+
+# run EXPECTED ARGS...: tablescribe with stdout in $out, stderr in $err.
+run() {
+    local expected=$1; shift
+    "$tablescribe" "$@" >out.txt 2>err.txt
+    local status=$?
+    out=$(cat out.txt)
+    err=$(cat err.txt)
+    if [ "$status" -ne "$expected" ]; then
+        bad "tablescribe $* exited $status, expected $expected (stderr: $err)"
+        return 1
+    fi
+    ok
+}
+
+# ---- a random game printed, fed back, gives the same final scores ----
+for setup in "2" "3" "4" "2 --expansion" "3 --expansion" "4 --expansion"; do
+    read -r players expansion <<<"$setup"
+    seed=$((players * 11 + ${#expansion}))
+    run 0 play --game expedition-luxor --players "$players" $expansion --random "$seed" || continue
+    printf '%s\n' "$out" >"game-$players$expansion.txt"
+    run 0 play --game expedition-luxor --players "$players" $expansion --random "$seed" --json
+    random_scores=$(printf '%s' "$out" | jq -c '[.seats[].score]')
+    run 0 play --game expedition-luxor --players "$players" $expansion --script "game-$players$expansion.txt" --json --db round.sqlite
+    expect "$players players$expansion: the script replays to the same scores" \
+        [ "$(printf '%s' "$out" | jq -c '[.seats[].score]')" = "$random_scores" ]
+    expect "$players players$expansion: the replay is finished" [ "$(printf '%s' "$out" | jq .finished)" = true ]
+done
+run 0 games --db round.sqlite
+expect "six finished games archived" [ "$(grep -c finished <<<"$out")" -eq 6 ]
+
+# ---- the JSON summary ----
+run 0 play --game expedition-luxor --players 4 --expansion --random 3 --json
+expect "json names the game" [ "$(printf '%s' "$out" | jq -r .game)" = expedition-luxor ]
+expect "json: four seats with colour, score, supply, captured" \
+    [ "$(printf '%s' "$out" | jq '[.seats[] | has("colour") and has("score") and has("supply") and has("captured")] | all')" = true ]
+expect "json: winners are colours" [ "$(printf '%s' "$out" | jq '.winners | length >= 1')" = true ]
+expect "json: the expansion" [ "$(printf '%s' "$out" | jq .expansion)" = true ]
+expect "json: no archive without --db" [ "$(printf '%s' "$out" | jq .archive_game)" = null ]
+expect "random games are not archived without --db" [ ! -e "$HOME/.local/share/tablescribe/games.sqlite" ]
+
+# ---- a refused line: the rule in plain words, nothing lost, resumable ----
+head -n 30 "game-2.txt" >part.txt
+printf 'orange: oasis-temple@9,9\n' >>part.txt
+sed -n '31,$p' "game-2.txt" >rest.txt
+run 2 play --game expedition-luxor --players 2 --script part.txt --db cut.sqlite
+expect "the refusal names file, line and rule" contains "$err" "part.txt:31: oasis-temple@9,9: "
+expect "one line" [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
+expect "the game stays open" contains "$out" "stays open"
+events_before=$(sqlite3 cut.sqlite "SELECT count(*) FROM events")
+expect "the 29 moves before the refusal are archived" [ "$events_before" -eq 29 ]
+run 0 play --resume 1 --db cut.sqlite --script rest.txt --json
+expect "resumed game ends with the random game's scores" \
+    [ "$(printf '%s' "$out" | jq -c '[.seats[].score]')" = "$(jq -c '[.seats[].score]' <<<"$("$tablescribe" play --game expedition-luxor --players 2 --random 22 --json)")" ]
+run 0 show 1 --db cut.sqlite
+expect "show ends with the final ranks" contains "$out" "Final:"
+run 2 play --resume 1 --db cut.sqlite --script rest.txt && expect "a finished game is not resumed" contains "$err" "is finished"
+
+# ---- actions from standard input, and a seat prefix that is a check ----
+printf 'start desert@0,0 mountain@0,1 desert-temple@1,0 desert@1,1\norange: desert-camp@1,2 x3 > w 1\nend\nblack: desert@2,0\n' |
+    "$tablescribe" play --game expedition-luxor --players 2 --db stdin.sqlite >out.txt 2>err.txt
+expect "stdin: accepted" [ $? -eq 0 ]
+expect "stdin: running scores printed" grep -q "orange 1, black 0" out.txt
+printf 'start desert@0,0 mountain@0,1 desert-temple@1,0 desert@1,1\nblack: desert@0,2\n' >prefix.txt
+run 2 play --game expedition-luxor --players 2 --script prefix.txt --db prefix.sqlite &&
+    expect "the prefix is a check" contains "$err" "it is orange's turn, not black's"
+
+# ---- bad usage ----
+run 2 play && expect "needs a game" contains "$err" "--game"
+run 2 play --game chess --players 2 && expect "unknown game listed" contains "$err" "expedition-luxor"
+run 1 play --game luxor --players 2 && expect "an engine not there yet says so" contains "$err" "not available yet"
+run 2 play --game expedition-luxor --players 5 && expect "player range" contains "$err" "2 to 4"
+run 2 play --game expedition-luxor --players 2 --colours red && expect "colour count" contains "$err" "1 colours for 2 players"
+run 2 play --game expedition-luxor --players 2 --colours red,red --db x.sqlite && expect "repeated colour" contains "$err" "two seats are red"
+run 2 play --game expedition-luxor --players 2 --script missing.txt --db x.sqlite && expect "missing script named" contains "$err" "missing.txt"
+run 2 play --game expedition-luxor --players 2 --random -4 && expect "seed checked" contains "$err" "--random"
+run 2 play --resume 9 --players 2 && expect "resume takes the archive's players" contains "$err" "from the archive"
+
+printf '%d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]
