@@ -317,7 +317,7 @@ static int resume(session *s, play_options *options)
     rules_options rules = {.seats = game->seat_count, .colour_count = game->seat_count,
                            .flags = options->flags};
     for (int i = 0; i < game->seat_count; i++)
-        snprintf(rules.colours[i], RULES_COLOUR_MAX, "%s", game->seats[i].seat.colour);
+        snprintf(rules.colours[i], RULES_COLOUR_MAX, "%.15s", game->seats[i].seat.colour);
     char error[256];
     if (!(s->state = calloc(1, s->engine->state_size)) ||
         !(s->candidate = calloc(1, s->engine->state_size)) ||
