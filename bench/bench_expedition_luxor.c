@@ -8,6 +8,10 @@
  *   bench_expedition_luxor soak [GAMES]    random games of 2, 3 and 4 players with and without
  *                                          the expansion (default 10,000 in all), each line fed
  *                                          back through the notation, el_verify after every one
+ *   bench_expedition_luxor reconcile [GAMES]  random 4-player games with the expansion, seen
+ *                                          whole by a camera after every turn, then after every
+ *                                          action: how long el_reconcile takes (DESIGN.md §5:
+ *                                          <= 1 ms) and what it answers
  *
  * Reports; the soak exits 1 if an invariant breaks, naming the game and the line.
  */
@@ -116,6 +120,85 @@ static int soak(long games)
     return 0;
 }
 
+/* Replays a random game; at every turn's end, reconciles the table seen at the turn's start
+ * with the table seen at its end, timing each call. */
+typedef struct turn_timer {
+    el_state state, turn_start;
+    bool per_action; /* reconcile after every action instead of every turn */
+    double *times;
+    long count, capacity;
+    long answers[4];
+    long truth_missing;
+} turn_timer;
+
+static void time_turn(void *context, const char *line)
+{
+    turn_timer *t = context;
+    el_line parsed;
+    el_play_line(&t->state, line, &parsed, NULL);
+    bool ends = parsed.kind == EL_LINE_MOVE &&
+                (parsed.move.kind == EL_MOVE_END || parsed.move.kind == EL_MOVE_PASS);
+    if (parsed.kind == EL_LINE_START) {
+        t->turn_start = t->state;
+        return;
+    }
+    if (!ends && !t->per_action)
+        return;
+    if (ends && t->per_action) {
+        t->turn_start = t->state;
+        return;
+    }
+    /* the table as it stood before the `end`, seen whole */
+    el_state before_end = t->state;
+    el_observation observation;
+    el_observe(&before_end, &observation);
+    el_reconcile_result result;
+    double started = seconds();
+    el_reconcile(&t->turn_start, &observation, &result);
+    double elapsed = seconds() - started;
+    if (t->count < t->capacity)
+        t->times[t->count++] = elapsed * 1000.0;
+    t->answers[result.answer]++;
+    if (result.answer == EL_UNEXPLAINED)
+        t->truth_missing++;
+    t->turn_start = t->state;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int reconcile(long games, bool per_action)
+{
+    turn_timer *t = calloc(1, sizeof *t);
+    t->per_action = per_action;
+    t->capacity = games * 200;
+    t->times = malloc((size_t)t->capacity * sizeof *t->times);
+    for (long g = 0; g < games; g++) {
+        el_state played = new_game(4, true);
+        t->state = new_game(4, true);
+        el_error error;
+        if (el_random_game(&played, 0xabc000u + (uint64_t)g, time_turn, t, &error) != EL_OK) {
+            fprintf(stderr, "game %ld: %s\n", g, error.message);
+            return 1;
+        }
+    }
+    qsort(t->times, (size_t)t->count, sizeof *t->times, compare_doubles);
+    printf("expedition-luxor reconcile, %s of %ld random 4-player games with the "
+           "expansion (%ld tables)\n", per_action ? "each action" : "whole turns", games, t->count);
+    printf("  median %.3f ms, p95 %.3f ms, p99 %.3f ms, max %.3f ms  (target: <= 1 ms)\n",
+           t->times[t->count / 2], t->times[t->count * 95 / 100], t->times[t->count * 99 / 100],
+           t->times[t->count - 1]);
+    printf("  answers: %ld explained, %ld ambiguous, %ld unchanged, %ld unexplained\n",
+           t->answers[EL_EXPLAINED], t->answers[EL_AMBIGUOUS], t->answers[EL_UNCHANGED],
+           t->answers[EL_UNEXPLAINED]);
+    free(t->times);
+    free(t);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "speed";
@@ -124,6 +207,9 @@ int main(int argc, char **argv)
         return speed(games > 0 ? games : 20000);
     if (strcmp(mode, "soak") == 0)
         return soak(games > 0 ? games : 10000);
-    fprintf(stderr, "usage: bench_expedition_luxor speed|soak [GAMES]\n");
+    if (strcmp(mode, "reconcile") == 0)
+        return reconcile(games > 0 ? games : 100, false) ||
+               reconcile(games > 0 ? games : 100, true);
+    fprintf(stderr, "usage: bench_expedition_luxor speed|soak|reconcile [GAMES]\n");
     return 2;
 }

@@ -15,6 +15,7 @@
 
 #define SEARCH_NODE_LIMIT 100000
 #define MOVE_BUFFER 512
+#define VISITED_SLOTS (1 << 13) /* explored states, by hash: orders of the same moves meet */
 
 typedef struct new_tile {
     int8_t row, col; /* state coordinates */
@@ -32,6 +33,8 @@ typedef struct search {
     el_state finals[4];                 /* the game each stored explanation leads to */
     el_explanation path;
     long nodes;
+    uint64_t visited[VISITED_SLOTS]; /* 0: empty */
+    int visited_count;
 } search;
 
 void el_observe(const el_state *state, el_observation *observation)
@@ -120,7 +123,7 @@ static bool cell_matches(const search *s, const el_cell *cell, int row, int col)
 
 static bool tile_placed(const el_state *state, const new_tile *tile)
 {
-    return el_cell_at(state, tile->row, tile->col)->has_tile;
+    return (state->tile_rows[tile->row + EL_ORIGIN] >> (tile->col + EL_ORIGIN)) & 1u;
 }
 
 static int tiles_to_place(const search *s, const el_state *state)
@@ -147,31 +150,74 @@ static bool camp_may_reach(const search *s, const el_state *state, int row, int 
 }
 
 /* False when the state can no longer become the observation. When `final`, every cell must
- * match now. Otherwise a mismatched cell must be one a later move can still change: a camp
- * still to be placed nearby in its row or column, or an action token, which changes two cells
- * at most and comes once a turn (a later turn needs a tile still to place). */
+ * match now. Otherwise each mismatched cell needs a later move that can mend it. A camp still
+ * to be placed nearby in its row or column can add adventurers on top, never take any away.
+ * An action token (once a turn; a later turn needs a tile still to place) mends at most two
+ * cells: a mountain it takes an adventurer from, and one target that a caravan or a sandstorm
+ * tops (only a sandstorm lowers a stack). */
 static bool still_possible(const search *s, const el_state *state, bool final)
 {
     int left = tiles_to_place(s, state);
     if (final && left > 0)
         return false;
-    int for_tokens = 0;
+    int for_tokens = 0, targets = 0;
     for (int row = state->min_row; row <= state->max_row; row++)
         for (int col = state->min_col; col <= state->max_col; col++) {
-            const el_cell *cell = el_cell_at(state, row, col);
+            const el_cell *cell = &state->cells[row + EL_ORIGIN][col + EL_ORIGIN];
             if (!cell->has_tile || cell_matches(s, cell, row, col))
                 continue;
             if (final)
                 return false;
-            if (!camp_may_reach(s, state, row, col))
-                for_tokens++;
+            const el_seen_tile *seen = &s->observation->tiles[s->seen[row + EL_ORIGIN][col + EL_ORIGIN]];
+            bool too_high = seen->height != EL_UNSEEN && cell->height > seen->height;
+            if (!too_high && camp_may_reach(s, state, row, col))
+                continue;
+            for_tokens++;
+            targets += cell->type != EL_MOUNTAIN;
         }
     if (for_tokens == 0)
         return true;
     if (!state->config.expansion)
         return false;
     int tokens_left = (state->token_this_turn ? 0 : 1) + left;
-    return for_tokens <= 2 * tokens_left;
+    return targets <= tokens_left && for_tokens <= 2 * tokens_left;
+}
+
+/* A hash of what makes a game: its cells and counters. Different orders of the same moves reach
+ * equal states, which rank equally, so each is explored once. */
+static uint64_t state_hash(const el_state *state)
+{
+    uint64_t hash = 0x9e3779b97f4a7c15ull ^ state->active ^ ((uint64_t)state->placed_this_turn << 8) ^
+                    ((uint64_t)state->token_this_turn << 16) ^ ((uint64_t)state->turns << 24);
+    for (int row = state->min_row; row <= state->max_row; row++) {
+        const el_cell *line = el_cell_at(state, row, state->min_col);
+        const uint8_t *bytes = (const uint8_t *)line;
+        size_t size = (size_t)(state->max_col - state->min_col + 1) * sizeof *line;
+        for (size_t i = 0; i < size; i++)
+            hash = (hash ^ bytes[i]) * 0x100000001b3ull;
+        hash ^= (uint64_t)row * 0xff51afd7ed558ccdull;
+    }
+    for (int seat = 0; seat < EL_MAX_SEATS; seat++)
+        hash = (hash ^ state->supply[seat]) * 0x100000001b3ull;
+    return hash ? hash : 1;
+}
+
+/* True the first time a state is seen; false when it was explored already (or the table is
+ * nearly full, which only costs repeated work). */
+static bool first_visit(search *s, const el_state *state)
+{
+    if (s->visited_count >= VISITED_SLOTS / 2)
+        return true;
+    uint64_t hash = state_hash(state);
+    for (size_t i = hash & (VISITED_SLOTS - 1);; i = (i + 1) & (VISITED_SLOTS - 1)) {
+        if (s->visited[i] == hash)
+            return false;
+        if (s->visited[i] == 0) {
+            s->visited[i] = hash;
+            s->visited_count++;
+            return true;
+        }
+    }
 }
 
 static bool same_game(const el_state *a, const el_state *b)
@@ -226,7 +272,8 @@ static void try_move(search *s, const el_state *state, const el_move *move)
         return;
     }
     el_state next = *state;
-    if (el_apply(&next, move, NULL) != EL_OK || !still_possible(s, &next, false))
+    if (el_apply(&next, move, NULL) != EL_OK || !still_possible(s, &next, false) ||
+        !first_visit(s, &next))
         return;
     bool ends = move->kind == EL_MOVE_END || move->kind == EL_MOVE_PASS;
     s->path.moves[s->path.count++] = *move;
@@ -292,32 +339,39 @@ void el_reconcile(const el_state *state, const el_observation *observation,
                   el_reconcile_result *result)
 {
     memset(result, 0, sizeof *result);
-    search s;
-    memset(&s, 0, sizeof s);
+    search s; /* its tables are cleared when a shift aligns, not here: most shifts never do */
     s.observation = observation;
     s.result = result;
+    s.nodes = 0;
 
-    /* Candidate shifts: pair each observed tile with each known tile of the same type. */
-    int shifts[EL_MAX_TILES * 4][2];
+    /* Candidate shifts: the first known tile (the reference) lies under some observed tile of
+     * its type, or under a cell the camera could not read. */
+    int shifts[EL_MAX_TILES * 2][2];
     int shift_count = 0;
     bool unchanged = false;
-    for (int i = 0; i < observation->count && state->tiles > 0; i++)
-        for (int row = state->min_row; row <= state->max_row; row++)
-            for (int col = state->min_col; col <= state->max_col; col++) {
-                const el_cell *cell = el_cell_at(state, row, col);
-                if (!cell->has_tile || cell->type != observation->tiles[i].type)
-                    continue;
-                int row_shift = row - observation->tiles[i].row;
-                int col_shift = col - observation->tiles[i].col;
-                bool known = false;
-                for (int k = 0; k < shift_count && !known; k++)
-                    known = shifts[k][0] == row_shift && shifts[k][1] == col_shift;
-                if (known || shift_count == EL_MAX_TILES * 4)
-                    continue;
-                shifts[shift_count][0] = row_shift;
-                shifts[shift_count][1] = col_shift;
-                shift_count++;
+    int reference_row = 0, reference_col = 0, reference_type = -1;
+    for (int row = state->min_row; row <= state->max_row && reference_type < 0 && state->tiles; row++)
+        for (int col = state->min_col; col <= state->max_col && reference_type < 0; col++) {
+            const el_cell *cell = &state->cells[row + EL_ORIGIN][col + EL_ORIGIN];
+            if (cell->has_tile) {
+                reference_row = row;
+                reference_col = col;
+                reference_type = cell->type;
             }
+        }
+    for (int i = 0; i < observation->count && reference_type >= 0; i++)
+        if (observation->tiles[i].type == reference_type) {
+            shifts[shift_count][0] = reference_row - observation->tiles[i].row;
+            shifts[shift_count][1] = reference_col - observation->tiles[i].col;
+            shift_count++;
+        }
+    for (int i = 0; i < observation->unknown_count && reference_type >= 0 &&
+                    shift_count < EL_MAX_TILES * 2;
+         i++) {
+        shifts[shift_count][0] = reference_row - observation->unknown[i].row;
+        shifts[shift_count][1] = reference_col - observation->unknown[i].col;
+        shift_count++;
+    }
 
     for (int k = 0; k < shift_count; k++) {
         if (!align(&s, state, shifts[k][0], shifts[k][1]))
@@ -327,6 +381,8 @@ void el_reconcile(const el_state *state, const el_observation *observation,
             continue;
         }
         s.path = (el_explanation){0};
+        memset(s.visited, 0, sizeof s.visited);
+        s.visited_count = 0;
         if (still_possible(&s, state, false))
             explore(&s, state);
     }
