@@ -25,8 +25,7 @@ static const uint8_t entry_requirement[EL_TILE_TYPES] = {0, 3, 1, 1, 1, 1, 2, 2,
 /* Points to the top adventurer at the end. */
 static const uint8_t tile_value[EL_TILE_TYPES] = {0, 0, 0, 1, 2, 3, 1, 2, 3};
 
-/* D-EL-1: the tiles behind each back number, 1 to 5. */
-static const uint8_t deck_group[5][5] = {
+const uint8_t el_deck_group[5][5] = {
     {EL_DESERT_CAMP, EL_DESERT, EL_DESERT_TEMPLE, EL_MOUNTAIN, EL_TILE_TYPES},
     {EL_LAKE, EL_DESERT_CAMP, EL_DESERT_TEMPLE, EL_OASIS_TEMPLE, EL_DESERT_PYRAMID},
     {EL_OASIS_PYRAMID, EL_DESERT, EL_DESERT_CAMP, EL_DESERT_TEMPLE, EL_OASIS_CAMP},
@@ -266,10 +265,10 @@ static bool deck_allows(const el_state *state, int seat, int type)
         fixed[kept]++;
         for (int g = 1; g <= full_groups; g++)
             for (int i = 0; i < 5; i++)
-                fixed[deck_group[g][i]]++;
+                fixed[el_deck_group[g][i]]++;
         if (full_groups < 4)
             for (int i = 0; i < 5; i++)
-                in_partial[deck_group[full_groups + 1][i]]++;
+                in_partial[el_deck_group[full_groups + 1][i]]++;
         int excess_total = 0;
         bool fits = true;
         for (int t = 0; t < EL_TILE_TYPES && fits; t++) {
@@ -762,9 +761,9 @@ size_t el_legal_placements(const el_state *state, el_tile_type type, el_move *mo
         state->token_this_turn || state->placed_this_turn >= 3 || (unsigned)type >= EL_TILE_TYPES ||
         check_supply_of_tiles(state, state->active, type, NULL) != EL_OK)
         return 0;
-    int8_t positions[4 * EL_GRID][2];
-    int count = el_legal_positions(state, positions, 4 * EL_GRID);
-    for (int i = 0; i < count && i < 4 * EL_GRID; i++)
+    int8_t positions[EL_MAX_POSITIONS][2];
+    int count = el_legal_positions(state, positions, EL_MAX_POSITIONS);
+    for (int i = 0; i < count; i++)
         emit_placements_at(state, type, positions[i][0], positions[i][1], &sink);
     return sink.count;
 }

@@ -6,6 +6,13 @@
 
 extern const uint8_t el_box_count[EL_TILE_TYPES];
 
+/* D-EL-1: the five tiles behind each back number 1 to 5 (the 1-pile has four; its fifth
+ * entry is EL_TILE_TYPES, no tile). */
+extern const uint8_t el_deck_group[5][5];
+
+/* Room for every position a tile could go: never more than the grid's cells. */
+#define EL_MAX_POSITIONS (EL_GRID * EL_GRID)
+
 bool el_is_camp(int type);
 int el_mandatory(int type);
 int el_size_limit(int seats);

@@ -30,15 +30,6 @@ static void shuffle(uint64_t *rng, uint8_t *items, int count)
     }
 }
 
-/* D-EL-1's groups again, as the physical piles. */
-static const uint8_t groups[5][5] = {
-    {EL_DESERT_CAMP, EL_DESERT, EL_DESERT_TEMPLE, EL_MOUNTAIN, 0},
-    {EL_LAKE, EL_DESERT_CAMP, EL_DESERT_TEMPLE, EL_OASIS_TEMPLE, EL_DESERT_PYRAMID},
-    {EL_OASIS_PYRAMID, EL_DESERT, EL_DESERT_CAMP, EL_DESERT_TEMPLE, EL_OASIS_CAMP},
-    {EL_DESERT_CAMP, EL_MOUNTAIN, EL_OASIS_TEMPLE, EL_DESERT_CAMP, EL_DESERT_PYRAMID},
-    {EL_DESERT_CAMP, EL_OASIS_TEMPLE, EL_DESERT_PYRAMID, EL_OASIS_CAMP, EL_DESERT},
-};
-
 typedef struct seat_box {
     uint8_t hand[2];
     int hand_count;
@@ -91,14 +82,14 @@ static el_status place_random_tile(el_state *state, seat_box *box, uint64_t *rng
 {
     int pick = below(rng, box->hand_count);
     int type = box->hand[pick];
-    int8_t positions[4 * EL_GRID][2];
-    int count = el_legal_positions(state, positions, 4 * EL_GRID);
+    int8_t positions[EL_MAX_POSITIONS][2];
+    int count = el_legal_positions(state, positions, EL_MAX_POSITIONS);
     if (count == 0) {
         if (error)
             snprintf(error->message, sizeof error->message, "no place for a tile in a random game");
         return EL_ILLEGAL;
     }
-    int at = below(rng, count < 4 * EL_GRID ? count : 4 * EL_GRID);
+    int at = below(rng, count);
     el_move options[512];
     size_t option_count =
         el_placements_at(state, type, positions[at][0], positions[at][1], options, 512);
@@ -151,7 +142,7 @@ el_status el_random_game(el_state *state, uint64_t seed,
         seat_box *box = &boxes[s];
         memset(box, 0, sizeof *box);
         /* The four 1-tiles: keep the camp and one other, two go to the middle. */
-        uint8_t ones[3] = {groups[0][1], groups[0][2], groups[0][3]};
+        uint8_t ones[3] = {el_deck_group[0][1], el_deck_group[0][2], el_deck_group[0][3]};
         shuffle(&rng, ones, 3);
         start_types[2 * s] = ones[0];
         start_types[2 * s + 1] = ones[1];
@@ -159,7 +150,7 @@ el_status el_random_game(el_state *state, uint64_t seed,
         box->hand[1] = ones[2];
         box->hand_count = 2;
         for (int g = 1; g < 5; g++) {
-            memcpy(box->stack + 5 * (g - 1), groups[g], 5);
+            memcpy(box->stack + 5 * (g - 1), el_deck_group[g], 5);
             shuffle(&rng, box->stack + 5 * (g - 1), 5);
         }
         for (int t = 0; t < 8; t++)

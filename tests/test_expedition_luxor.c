@@ -402,8 +402,8 @@ static void check_invariants(const el_state *s)
  * may go where it is empty, beside a tile, and keeps the layout within the size limit. */
 static void check_positions_against_the_rule(const el_state *s)
 {
-    int8_t positions[4 * EL_GRID][2];
-    int count = el_legal_positions(s, positions, 4 * EL_GRID);
+    int8_t positions[EL_MAX_POSITIONS][2];
+    int count = el_legal_positions(s, positions, EL_MAX_POSITIONS);
     int expected = 0, limit = s->config.seats == 2 ? 7 : s->config.seats == 3 ? 9 : 10;
     for (int row = -EL_ORIGIN; row < EL_GRID - EL_ORIGIN; row++)
         for (int col = -EL_ORIGIN; col < EL_GRID - EL_ORIGIN; col++) {
