@@ -75,20 +75,10 @@ static const cli_command commands[] = {
      "\n"
      "  --colours a,b,..  the seats' colours in play order (default: the box's)\n"
      "  --names a,b,..    the players' names, for the archive and its exports\n"
-     "  --expansion       Expedition Luxor: the \"New Adventures\" action tokens\n"
-     "  --check-deck      Expedition Luxor: refuse tiles D-EL-1's deck order rules out\n"
+     "  --expansion, --check-deck   options of some games: see below\n"
      "  --random SEED     play a random legal game and print it in the notation (archived\n"
      "                    only with --db)\n"
-     "  --json            print one summary object at the end instead of the running scores\n"
-     "\n"
-     "Expedition Luxor's notation (one action a line, # comments, an optional `colour: ` prefix\n"
-     "that must name the seat to play):\n"
-     "  start desert@0,0 mountain@0,1 desert-temple@1,0 desert@1,1   the start layout, first\n"
-     "  desert-temple@2,1                a tile at row 2, column 1\n"
-     "  desert-camp@2,2 x5 > e 2 2       a camp with 5 adventurers; extras go east, 2 stop on\n"
-     "                                   the first tile entered, 2 on the second\n"
-     "  boat 1,1 > 4,4                   an action token from the own mountain at 1,1\n"
-     "  end | pass                       end the turn | pass without tiles\n",
+     "  --json            print one summary object at the end instead of the running scores\n",
      cli_play, NULL},
     {"games", "list the archived games",
      "usage: tablescribe games [--db FILE]\n"
@@ -141,6 +131,16 @@ static void print_help(FILE *out)
                  "2 bad usage or bad input, 1 any other failure.\n");
 }
 
+/* Each playable game's own options and notation, from its engine. */
+static void print_game_help(FILE *out)
+{
+    size_t count;
+    const rules_game *games = rules_games(&count);
+    for (size_t i = 0; i < count; i++)
+        if (games[i].engine)
+            fprintf(out, "\n%s", games[i].engine->help);
+}
+
 static int run_pending(const cli_command *command, int argc, char **argv)
 {
     (void)argc;
@@ -174,7 +174,7 @@ int companion_main(int argc, char **argv)
     if (strcmp(name, "--version") == 0) {
         printf("tablescribe %s (archive schema %d; camera: %s)\n", TS_VERSION, DB_SCHEMA_VERSION,
 #ifdef TS_HAVE_LIBCAMERA
-               "libcamera"
+               "built with libcamera; capture lands with the tracker"
 #else
                "not built with camera support"
 #endif
@@ -186,6 +186,8 @@ int companion_main(int argc, char **argv)
             continue;
         if (wants_help(argc - 1, argv + 1)) {
             fputs(commands[i].usage, stdout);
+            if (commands[i].run == cli_play)
+                print_game_help(stdout);
             if (commands[i].pending)
                 printf("\nNot available yet: %s.\n", commands[i].pending);
             return EXIT_OK;

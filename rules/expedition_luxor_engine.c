@@ -125,4 +125,16 @@ const rules_engine el_engine = {
     .random_game = el_engine_random_game,
     .seat_supply = el_engine_supply,
     .seat_captured = el_engine_captured,
+    .help =
+        "Expedition Luxor (expedition-luxor), 2-4 players:\n"
+        "  --expansion       the \"New Adventures\" action tokens\n"
+        "  --check-deck      refuse tiles D-EL-1's deck order rules out\n"
+        "  One action a line, # comments, an optional `colour: ` prefix that must name the\n"
+        "  seat to play:\n"
+        "  start desert@0,0 mountain@0,1 desert-temple@1,0 desert@1,1   the start layout, first\n"
+        "  desert-temple@2,1                a tile at row 2, column 1\n"
+        "  desert-camp@2,2 x5 > e 2 2       a camp with 5 adventurers; extras go east, 2 stop on\n"
+        "                                   the first tile entered, 2 on the second\n"
+        "  boat 1,1 > 4,4                   an action token from the own mountain at 1,1\n"
+        "  end | pass                       end the turn | pass without tiles\n",
 };

@@ -332,8 +332,8 @@ int el_format_move(const el_move *move, char *out, size_t size)
 int el_format_start(const el_state *state, char *out, size_t size)
 {
     int n = snprintf(out, size, "start");
-    /* The start layout is what lies in rows 0..1 before any turn; callers use it on a state
-     * just started, where every tile is a start tile. */
+    /* Every tile on the table, so callers use it right after el_start, when every tile is a
+     * start tile. */
     for (int row = state->min_row; row <= state->max_row; row++)
         for (int col = state->min_col; col <= state->max_col; col++) {
             const el_cell *cell = el_cell_at(state, row, col);

@@ -84,6 +84,8 @@ typedef struct rules_engine {
      * -1 where the game has no such thing. */
     int (*seat_supply)(const void *state, int seat);   /* pieces left in supply, or -1 */
     int (*seat_captured)(const void *state, int seat); /* pieces captured, or -1 */
+    /* For `tablescribe play --help`: the game's options and notation, lines ending in \n. */
+    const char *help;
 } rules_engine;
 
 typedef struct rules_game {

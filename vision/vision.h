@@ -54,7 +54,7 @@ void vision_image_free(vision_image *image);
  * zeroed and error (size bytes) says why, naming the file. */
 vision_status vision_image_load(const char *path, vision_image *image, char *error, size_t size);
 
-/* Writes the image; the format follows the extension (.png, .jpg, .pdf is not supported). The
+/* Writes the image; the format follows the extension (.png, .jpg, ...: what OpenCV's codecs write). The
  * file appears whole or not at all. error (size bytes) says why on failure. */
 vision_status vision_image_save(const char *path, const vision_image *image, char *error,
                                 size_t size);
