@@ -33,6 +33,17 @@ int cli_usage_error(const cli_command *command, const char *format, ...)
     return EXIT_BAD_INPUT;
 }
 
+bool cli_parse_number(const char *text, double low, double high, bool whole, double *value)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !(v >= low && v <= high) || (whole && v != (long)v))
+        return false;
+    *value = v;
+    return true;
+}
+
 bool cli_parse_game_id(const char *text, int64_t *id)
 {
     if (!text || *text < '1' || *text > '9')

@@ -24,6 +24,9 @@ int cli_usage_error(const cli_command *command, const char *format, ...)
 void cli_error(const cli_command *command, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Parses a number from low to high (whole when `whole`); false when text is not one. */
+bool cli_parse_number(const char *text, double low, double high, bool whole, double *value);
+
 /* Parses a positive game id; false when text is not one. */
 bool cli_parse_game_id(const char *text, int64_t *id);
 

@@ -3,19 +3,9 @@
 
 #include "calibration.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-static bool parse_number(const char *text, double *value)
-{
-    char *end = NULL;
-    errno = 0;
-    *value = strtod(text, &end);
-    return errno == 0 && end != text && *end == '\0';
-}
 
 static int markers(const cli_command *command, int argc, char **argv)
 {
@@ -38,13 +28,12 @@ static int markers(const cli_command *command, int argc, char **argv)
             out = optarg;
             break;
         case 'm':
-            if (!parse_number(optarg, &number) || number < 10 || number > 90)
+            if (!cli_parse_number(optarg, 10, 90, false, &number))
                 return cli_usage_error(command, "--marker-mm %s: a side from 10 to 90 mm", optarg);
             config.marker_mm = number;
             break;
         case 'd':
-            if (!parse_number(optarg, &number) || number < 72 || number > 1200 ||
-                number != (int)number)
+            if (!cli_parse_number(optarg, 72, 1200, true, &number))
                 return cli_usage_error(command, "--dpi %s: a whole number from 72 to 1200", optarg);
             config.dpi = (int)number;
             break;

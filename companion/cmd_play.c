@@ -45,17 +45,6 @@ typedef struct session {
 
 /* ---- options ---- */
 
-static bool parse_count(const char *text, long low, long high, long *value)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < low || v > high)
-        return false;
-    *value = v;
-    return true;
-}
-
 /* Splits "a,b,c" into at most max fields of size bytes; returns the count or -1. */
 static int split_list(const char *text, char (*fields)[RULES_COLOUR_MAX * 4], int max, size_t size)
 {
@@ -97,12 +86,12 @@ static int parse_play_options(const cli_command *command, int argc, char **argv,
     opterr = 0;
     optind = 1;
     int option;
-    long number;
+    double number;
     while ((option = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
         switch (option) {
         case GAME: options->game_id = optarg; break;
         case PLAYERS:
-            if (!parse_count(optarg, 1, RULES_MAX_SEATS, &number))
+            if (!cli_parse_number(optarg, 1, RULES_MAX_SEATS, true, &number))
                 return cli_usage_error(command, "--players %s: a number of players", optarg);
             options->players = (int)number;
             break;
