@@ -66,22 +66,29 @@ static int split_list(const char *text, char (*fields)[RULES_COLOUR_MAX * 4], in
 static int parse_play_options(const cli_command *command, int argc, char **argv,
                               play_options *options)
 {
-    enum { GAME = 1000, PLAYERS, COLOURS, NAMES, EXPANSION, CHECK_DECK, DB, SCRIPT, JSON, RANDOM, RESUME };
-    static const struct option long_options[] = {
+    /* the games' flags (--expansion, --curse, ...) come from the game table: FLAG + index */
+    enum { GAME = 1000, PLAYERS, COLOURS, NAMES, DB, SCRIPT, JSON, RANDOM, RESUME, FLAG };
+    static const struct option fixed[] = {
         {"game", required_argument, NULL, GAME},
         {"players", required_argument, NULL, PLAYERS},
         {"colours", required_argument, NULL, COLOURS},
         {"colors", required_argument, NULL, COLOURS},
         {"names", required_argument, NULL, NAMES},
-        {"expansion", no_argument, NULL, EXPANSION},
-        {"check-deck", no_argument, NULL, CHECK_DECK},
         {"db", required_argument, NULL, DB},
         {"script", required_argument, NULL, SCRIPT},
         {"json", no_argument, NULL, JSON},
         {"random", required_argument, NULL, RANDOM},
         {"resume", required_argument, NULL, RESUME},
-        {NULL, 0, NULL, 0},
     };
+    size_t flag_count;
+    const rules_flag *flags = rules_flags(&flag_count);
+    enum { FIXED = sizeof fixed / sizeof fixed[0], MAX_FLAGS = 16 };
+    struct option long_options[FIXED + MAX_FLAGS + 1];
+    memcpy(long_options, fixed, sizeof fixed);
+    for (size_t i = 0; i < flag_count && i < MAX_FLAGS; i++)
+        long_options[FIXED + i] = (struct option){flags[i].option, no_argument, NULL, FLAG + (int)i};
+    long_options[FIXED + (flag_count < MAX_FLAGS ? flag_count : MAX_FLAGS)] =
+        (struct option){NULL, 0, NULL, 0};
     memset(options, 0, sizeof *options);
     opterr = 0;
     optind = 1;
@@ -97,8 +104,6 @@ static int parse_play_options(const cli_command *command, int argc, char **argv,
             break;
         case COLOURS: options->colours = optarg; break;
         case NAMES: options->names = optarg; break;
-        case EXPANSION: options->flags |= RULES_FLAG_EXPANSION; break;
-        case CHECK_DECK: options->flags |= RULES_FLAG_CHECK_DECK; break;
         case DB: options->db_path = optarg; break;
         case SCRIPT: options->script = optarg; break;
         case JSON: options->json = true; break;
@@ -120,6 +125,10 @@ static int parse_play_options(const cli_command *command, int argc, char **argv,
         case ':':
             return cli_usage_error(command, "%s needs a value", argv[optind - 1]);
         default:
+            if (option >= FLAG && option < FLAG + (int)flag_count) {
+                options->flags |= flags[option - FLAG].flag;
+                break;
+            }
             return cli_usage_error(command, "unknown option %s (try tablescribe play --help)",
                                    argv[optind - 1]);
         }
@@ -211,9 +220,13 @@ static int create_archive_game(session *s, const play_options *options,
                                char names[][RULES_COLOUR_MAX * 4], int name_count)
 {
     db_new_game game = {.game = s->game->id, .title = s->game->title};
-    json_t *json_options = json_pack("{s:i, s:b, s:b}", "players", s->engine->seat_count(s->state),
-                                     "expansion", (options->flags & RULES_FLAG_EXPANSION) != 0,
-                                     "check_deck", (options->flags & RULES_FLAG_CHECK_DECK) != 0);
+    json_t *json_options = json_pack("{s:i}", "players", s->engine->seat_count(s->state));
+    size_t flag_count;
+    const rules_flag *flags = rules_flags(&flag_count);
+    for (size_t i = 0; i < flag_count; i++)
+        if (s->game->flags & flags[i].flag)
+            json_object_set_new(json_options, flags[i].key,
+                                json_boolean((options->flags & flags[i].flag) != 0));
     char *options_text = json_dumps(json_options, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(json_options);
     game.options_json = options_text;
@@ -298,10 +311,11 @@ static int resume(session *s, play_options *options)
     s->engine = s->game->engine;
     s->archive_game = game->id;
     json_t *stored = json_loads(game->options_json, 0, NULL);
-    if (json_is_true(json_object_get(stored, "expansion")))
-        options->flags |= RULES_FLAG_EXPANSION;
-    if (json_is_true(json_object_get(stored, "check_deck")))
-        options->flags |= RULES_FLAG_CHECK_DECK;
+    size_t flag_count;
+    const rules_flag *flags = rules_flags(&flag_count);
+    for (size_t i = 0; i < flag_count; i++)
+        if (json_is_true(json_object_get(stored, flags[i].key)))
+            options->flags |= flags[i].flag;
     json_decref(stored);
     rules_options rules = {.seats = game->seat_count, .colour_count = game->seat_count,
                            .flags = options->flags};
@@ -352,20 +366,24 @@ static void print_json(const session *s, const play_options *options)
     for (int i = 0; i < seats; i++) {
         json_t *seat = json_pack("{s:s, s:i, s:i}", "colour", s->engine->colour(s->state, i),
                                  "score", (int)scores[i], "rank", (int)ranks[i]);
-        int supply = s->engine->seat_supply(s->state, i);
-        int captured = s->engine->seat_captured(s->state, i);
-        json_object_set_new(seat, "supply", supply >= 0 ? json_integer(supply) : json_null());
-        json_object_set_new(seat, "captured", captured >= 0 ? json_integer(captured) : json_null());
+        for (int c = 0; c < s->engine->counter_count; c++)
+            json_object_set_new(seat, s->engine->counter_names[c],
+                                json_integer(s->engine->seat_counter(s->state, i, c)));
         json_array_append_new(seat_list, seat);
         if (over && ranks[i] == 1)
             json_array_append_new(winners, json_string(s->engine->colour(s->state, i)));
     }
-    json_t *root = json_pack("{s:s, s:i, s:b, s:o, s:o, s:i, s:b, s:o}", "game", s->game->id,
-                             "players", seats, "expansion",
-                             (options->flags & RULES_FLAG_EXPANSION) != 0, "seats", seat_list,
-                             "winners", winners, "actions", s->actions, "finished", over,
-                             "archive_game",
+    json_t *root = json_pack("{s:s, s:i, s:o, s:o, s:i, s:b, s:o}", "game", s->game->id,
+                             "players", seats, "seats", seat_list, "winners", winners,
+                             "actions", s->actions, "finished", over, "archive_game",
                              s->archive ? json_integer(s->archive_game) : json_null());
+    /* the game's options, as they are archived: {"expansion": false, ...} */
+    size_t flag_count;
+    const rules_flag *flags = rules_flags(&flag_count);
+    for (size_t i = 0; i < flag_count; i++)
+        if (s->game->flags & flags[i].flag)
+            json_object_set_new(root, flags[i].key,
+                                json_boolean((options->flags & flags[i].flag) != 0));
     json_dumpf(root, stdout, JSON_INDENT(2));
     putchar('\n');
     json_decref(root);
@@ -400,11 +418,13 @@ static int set_up(session *s, play_options *options)
     if (options->players < s->game->min_players || options->players > s->game->max_players)
         return cli_usage_error(command, "%s is played by %d to %d, not %d", s->game->title,
                                s->game->min_players, s->game->max_players, options->players);
-    if (options->flags & ~s->game->flags)
-        return cli_usage_error(command, "%s has no %s", s->game->title,
-                               (options->flags & ~s->game->flags & RULES_FLAG_EXPANSION)
-                                   ? "--expansion"
-                                   : "--check-deck");
+    if (options->flags & ~s->game->flags) {
+        size_t flag_count;
+        const rules_flag *flags = rules_flags(&flag_count);
+        for (size_t i = 0; i < flag_count; i++)
+            if (options->flags & ~s->game->flags & flags[i].flag)
+                return cli_usage_error(command, "%s has no --%s", s->game->title, flags[i].option);
+    }
     rules_options rules = {.seats = options->players, .flags = options->flags};
     if (options->colours) {
         char fields[RULES_MAX_SEATS][RULES_COLOUR_MAX * 4];
@@ -518,11 +538,14 @@ int cli_play(const cli_command *command, int argc, char **argv)
                 }
         }
         if (code == EXIT_OK && !options.json) {
-            printf("# tablescribe play --game %s --players %d%s%s --random %llu\n", s.game->id,
-                   s.engine->seat_count(s.state),
-                   options.flags & RULES_FLAG_EXPANSION ? " --expansion" : "",
-                   options.flags & RULES_FLAG_CHECK_DECK ? " --check-deck" : "",
-                   (unsigned long long)options.seed);
+            printf("# tablescribe play --game %s --players %d", s.game->id,
+                   s.engine->seat_count(s.state));
+            size_t flag_count;
+            const rules_flag *flags = rules_flags(&flag_count);
+            for (size_t i = 0; i < flag_count; i++)
+                if (options.flags & flags[i].flag)
+                    printf(" --%s", flags[i].option);
+            printf(" --random %llu\n", (unsigned long long)options.seed);
             for (size_t i = 0; i < lines.count; i++)
                 puts(lines.lines[i]);
             printf("# ");

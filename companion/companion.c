@@ -64,8 +64,8 @@ static const cli_command commands[] = {
      run_pending, "the renderer lands with issue 7 (seeing Expedition Luxor)"},
     {"play", "keep score without a camera: moves typed in the game's notation",
      "usage: tablescribe play --game G --players N [--colours a,b,..] [--names a,b,..]\n"
-     "                        [--expansion] [--check-deck] [--db FILE] [--script FILE|-] [--json]\n"
-     "       tablescribe play --game G --players N [--expansion] --random SEED [--json] [--db FILE]\n"
+     "                        [GAME OPTIONS] [--db FILE] [--script FILE|-] [--json]\n"
+     "       tablescribe play --game G --players N [GAME OPTIONS] --random SEED [--json] [--db FILE]\n"
      "       tablescribe play --resume ID [--db FILE] [--script FILE|-] [--json]\n"
      "\n"
      "Reads actions in the game's notation, one a line, from a script, standard input, or you at\n"
@@ -75,7 +75,7 @@ static const cli_command commands[] = {
      "\n"
      "  --colours a,b,..  the seats' colours in play order (default: the box's)\n"
      "  --names a,b,..    the players' names, for the archive and its exports\n"
-     "  --expansion, --check-deck   options of some games: see below\n"
+     "  GAME OPTIONS      --expansion, --check-deck, --curse, ...: each game's, see below\n"
      "  --random SEED     play a random legal game and print it in the notation (archived\n"
      "                    only with --db)\n"
      "  --json            print one summary object at the end instead of the running scores\n",

@@ -102,14 +102,10 @@ static rules_status el_engine_random_game(void *state, uint64_t seed,
     return RULES_ILLEGAL;
 }
 
-static int el_engine_supply(const void *state, int seat)
+/* counters: 0 adventurers left in supply, 1 adventurers captured */
+static int el_engine_counter(const void *state, int seat, int counter)
 {
-    return ((const el_state *)state)->supply[seat];
-}
-
-static int el_engine_captured(const void *state, int seat)
-{
-    return el_captured(state, seat);
+    return counter == 0 ? ((const el_state *)state)->supply[seat] : el_captured(state, seat);
 }
 
 const rules_engine el_engine = {
@@ -123,8 +119,9 @@ const rules_engine el_engine = {
     .scores = el_engine_scores,
     .ranks = el_engine_ranks,
     .random_game = el_engine_random_game,
-    .seat_supply = el_engine_supply,
-    .seat_captured = el_engine_captured,
+    .counter_count = 2,
+    .counter_names = {"supply", "captured"},
+    .seat_counter = el_engine_counter,
     .help =
         "Expedition Luxor (expedition-luxor), 2-4 players:\n"
         "  --expansion       the \"New Adventures\" action tokens\n"

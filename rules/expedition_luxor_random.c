@@ -5,30 +5,10 @@
  * is also a test of the engine: a refusal of its own move is a bug, reported as such.
  */
 #include "expedition_luxor_internal.h"
+#include "rules_random.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* splitmix64: small, fast, and the same sequence on every machine. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static int below(uint64_t *rng, int n) { return (int)(next_random(rng) % (uint64_t)n); }
-
-static void shuffle(uint64_t *rng, uint8_t *items, int count)
-{
-    for (int i = count - 1; i > 0; i--) {
-        int j = below(rng, i + 1);
-        uint8_t swap = items[i];
-        items[i] = items[j];
-        items[j] = swap;
-    }
-}
 
 typedef struct seat_box {
     uint8_t hand[2];
@@ -80,7 +60,7 @@ static el_status play(el_state *state, const el_move *move, const game_writer *w
 static el_status place_random_tile(el_state *state, seat_box *box, uint64_t *rng,
                                    const game_writer *writer, el_error *error)
 {
-    int pick = below(rng, box->hand_count);
+    int pick = rules_random_below(rng, box->hand_count);
     int type = box->hand[pick];
     int8_t positions[EL_MAX_POSITIONS][2];
     int count = el_legal_positions(state, positions, EL_MAX_POSITIONS);
@@ -89,13 +69,13 @@ static el_status place_random_tile(el_state *state, seat_box *box, uint64_t *rng
             snprintf(error->message, sizeof error->message, "no place for a tile in a random game");
         return EL_ILLEGAL;
     }
-    int at = below(rng, count);
+    int at = rules_random_below(rng, count);
     el_move options[512];
     size_t option_count =
         el_placements_at(state, type, positions[at][0], positions[at][1], options, 512);
     if (option_count > 512)
         option_count = 512;
-    el_status status = play(state, &options[below(rng, (int)option_count)], writer, error);
+    el_status status = play(state, &options[rules_random_below(rng, (int)option_count)], writer, error);
     if (status != EL_OK)
         return status;
     box->hand[pick] = box->hand[--box->hand_count];
@@ -107,14 +87,14 @@ static el_status place_random_tile(el_state *state, seat_box *box, uint64_t *rng
 static el_status use_random_token(el_state *state, seat_box *box, uint64_t *rng,
                                   const game_writer *writer, el_error *error)
 {
-    int pick = below(rng, box->token_count);
+    int pick = rules_random_below(rng, box->token_count);
     el_move options[256];
     size_t count = el_legal_token_moves(state, (el_token)box->token_hand[pick], options, 256);
     if (count == 0)
         return EL_OK;
     if (count > 256)
         count = 256;
-    el_status status = play(state, &options[below(rng, (int)count)], writer, error);
+    el_status status = play(state, &options[rules_random_below(rng, (int)count)], writer, error);
     if (status != EL_OK)
         return status;
     box->token_hand[pick] = box->token_hand[--box->token_count];
@@ -143,7 +123,7 @@ el_status el_random_game(el_state *state, uint64_t seed,
         memset(box, 0, sizeof *box);
         /* The four 1-tiles: keep the camp and one other, two go to the middle. */
         uint8_t ones[3] = {el_deck_group[0][1], el_deck_group[0][2], el_deck_group[0][3]};
-        shuffle(&rng, ones, 3);
+        rules_random_shuffle(&rng, ones, 3);
         start_types[2 * s] = ones[0];
         start_types[2 * s + 1] = ones[1];
         box->hand[0] = EL_DESERT_CAMP;
@@ -151,17 +131,17 @@ el_status el_random_game(el_state *state, uint64_t seed,
         box->hand_count = 2;
         for (int g = 1; g < 5; g++) {
             memcpy(box->stack + 5 * (g - 1), el_deck_group[g], 5);
-            shuffle(&rng, box->stack + 5 * (g - 1), 5);
+            rules_random_shuffle(&rng, box->stack + 5 * (g - 1), 5);
         }
         for (int t = 0; t < 8; t++)
             box->tokens[t] = (uint8_t)(EL_BOAT + t / 2);
-        shuffle(&rng, box->tokens, 8);
+        rules_random_shuffle(&rng, box->tokens, 8);
         box->token_count = 3;
         memcpy(box->token_hand, box->tokens, 3);
         box->token_next = 3;
     }
     /* D-EL-2: a rectangle two tiles deep, the middle tiles in any order. */
-    shuffle(&rng, start_types, 2 * seats);
+    rules_random_shuffle(&rng, start_types, 2 * seats);
     for (int i = 0; i < 2 * seats; i++)
         start[i] = (el_start_tile){.row = (int8_t)(i / seats), .col = (int8_t)(i % seats),
                                    .type = start_types[i]};
@@ -187,8 +167,8 @@ el_status el_random_game(el_state *state, uint64_t seed,
             if ((status = place_random_tile(state, box, &rng, &writer, error)) != EL_OK)
                 return status;
         } while (state->placed_this_turn < 3 && el_tiles_left(state, seat) > 0 &&
-                 below(&rng, 2) == 0);
-        if (config.expansion && box->token_count > 0 && below(&rng, 2) == 0 &&
+                 rules_random_below(&rng, 2) == 0);
+        if (config.expansion && box->token_count > 0 && rules_random_below(&rng, 2) == 0 &&
             el_has_adventurer_on_mountain(state, seat) &&
             (status = use_random_token(state, box, &rng, &writer, error)) != EL_OK)
             return status;

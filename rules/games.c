@@ -3,12 +3,28 @@
 #include <string.h>
 
 extern const rules_engine el_engine;
+extern const rules_engine lx_engine;
+
+static const rules_flag flags[] = {
+    {RULES_FLAG_EXPANSION, "expansion", "expansion"},
+    {RULES_FLAG_CHECK_DECK, "check-deck", "check_deck"},
+    {RULES_FLAG_CURSE, "curse", "curse"},
+    {RULES_FLAG_SPHINX, "sphinx", "sphinx"},
+    {RULES_FLAG_TILE_PAIRS, "tile-pairs", "tile_pairs"},
+};
+
+const rules_flag *rules_flags(size_t *count)
+{
+    *count = sizeof flags / sizeof flags[0];
+    return flags;
+}
 
 /* Ids and player counts from ../shared/RULES.md; the titles are the boxes' own. */
 static const rules_game games[] = {
     {"expedition-luxor", "Expedition Luxor", 2, 4, RULES_FLAG_EXPANSION | RULES_FLAG_CHECK_DECK,
      &el_engine},
-    {"luxor", "Luxor", 2, 4, 0, NULL},
+    {"luxor", "Luxor", 2, 4, RULES_FLAG_CURSE | RULES_FLAG_SPHINX | RULES_FLAG_TILE_PAIRS,
+     &lx_engine},
     {"expeditions", "Expéditions – Autour du Monde", 2, 6, 0, NULL},
     {"odysseeland", "Odyssée-land", 2, 4, 0, NULL},
 };

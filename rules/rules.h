@@ -7,7 +7,7 @@
  *                                │
  *                                └─▶ one engine per game, with its own header for what only
  *                                    that game has (moves, observations, reconcile):
- *                                    expedition_luxor.h; the other three to come
+ *                                    expedition_luxor.h, luxor.h; two more to come
  *
  * The tracker, the archive and the live view work through this table and never name a game.
  * This module depends on libc and libm only.
@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "expedition_luxor.h"
+#include "luxor.h"
 
 /* The most seats any supported game has (Expéditions: 6). */
 #define RULES_MAX_SEATS 6
@@ -49,6 +50,21 @@ typedef struct rules_options {
 
 #define RULES_FLAG_EXPANSION 1u  /* Expedition Luxor: "New Adventures" */
 #define RULES_FLAG_CHECK_DECK 2u /* Expedition Luxor: D-EL-1's deck order */
+#define RULES_FLAG_CURSE 4u      /* Luxor: the Curse of the Pharaoh variant */
+#define RULES_FLAG_SPHINX 8u     /* Luxor: the Eyes of the Sphinx variant */
+#define RULES_FLAG_TILE_PAIRS 16u /* Luxor: D-LX-3's option, a tile's own two animals pair */
+
+/* A flag as the command line and the archive name it: `--curse`, {"curse": true}. */
+typedef struct rules_flag {
+    unsigned flag;
+    const char *option; /* the command-line option without its dashes */
+    const char *key;    /* the key in a game's stored options */
+} rules_flag;
+
+/* Every flag, in a stable order. *count receives their number. Static storage. */
+const rules_flag *rules_flags(size_t *count);
+
+#define RULES_MAX_COUNTERS 4
 
 /* What one line of notation did. */
 typedef struct rules_played {
@@ -80,10 +96,11 @@ typedef struct rules_engine {
     rules_status (*random_game)(void *state, uint64_t seed,
                                 void (*emit)(void *context, const char *line), void *context,
                                 char *error, size_t size);
-    /* For summaries (`play --json`): pieces a seat has left in supply, pieces it captured;
-     * -1 where the game has no such thing. */
-    int (*seat_supply)(const void *state, int seat);   /* pieces left in supply, or -1 */
-    int (*seat_captured)(const void *state, int seat); /* pieces captured, or -1 */
+    /* For summaries (`play --json`): what the game counts per seat besides the score
+     * (Expedition Luxor: "supply", "captured"; Luxor: "sarcophagi", "unvalued"). */
+    int counter_count;
+    const char *counter_names[RULES_MAX_COUNTERS];
+    int (*seat_counter)(const void *state, int seat, int counter);
     /* For `tablescribe play --help`: the game's options and notation, lines ending in \n. */
     const char *help;
 } rules_engine;
