@@ -89,7 +89,7 @@ run 2 play --game expedition-luxor --players 2 --script prefix.txt --db prefix.s
 # ---- bad usage ----
 run 2 play && expect "needs a game" contains "$err" "--game"
 run 2 play --game chess --players 2 && expect "unknown game listed" contains "$err" "expedition-luxor"
-run 1 play --game luxor --players 2 && expect "an engine not there yet says so" contains "$err" "not available yet"
+run 1 play --game expeditions --players 2 && expect "an engine not there yet says so" contains "$err" "not available yet"
 run 2 play --game expedition-luxor --players 5 && expect "player range" contains "$err" "2 to 4"
 run 2 play --game expedition-luxor --players 2 --colours red && expect "colour count" contains "$err" "1 colours for 2 players"
 run 2 play --game expedition-luxor --players 2 --colours red,red --db x.sqlite && expect "repeated colour" contains "$err" "two seats are red"
