@@ -702,9 +702,17 @@ lx_status lx_verify(const lx_state *state, lx_error *error)
 int lx_curse_find(const lx_state *state, const uint8_t animals[3], lx_triple *found, int max)
 {
     static const int8_t steps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-    int want[LX_ANIMALS] = {0};
+    /* three animals in any order are one sum of 4-bit counters, one counter per animal; an
+     * empty window adds a counter of its own, so it never matches */
+    uint32_t want = 0;
     for (int i = 0; i < 3; i++)
-        want[animals[i]]++;
+        want += 1u << (4 * animals[i]);
+    uint32_t code[LX_ROWS][LX_SLOTS];
+    for (int row = 0; row < LX_ROWS; row++)
+        for (int slot = 0; slot < LX_SLOTS; slot++) {
+            uint8_t w = state->wall[row][slot];
+            code[row][slot] = w ? 1u << (4 * LX_WINDOW_ANIMAL(w)) : 1u << (4 * LX_ANIMALS);
+        }
     int count = 0;
     for (int row = 0; row < LX_ROWS; row++)
         for (int slot = 0; slot < LX_SLOTS; slot++)
@@ -713,16 +721,7 @@ int lx_curse_find(const lx_state *state, const uint8_t animals[3], lx_triple *fo
                 int last_row = row + 2 * dr, last_slot = slot + 2 * ds;
                 if (last_row >= LX_ROWS || last_slot < 0 || last_slot >= LX_SLOTS)
                     continue;
-                int have[LX_ANIMALS] = {0};
-                bool whole = true;
-                for (int i = 0; i < 3 && whole; i++) {
-                    uint8_t w = state->wall[row + i * dr][slot + i * ds];
-                    if (!w)
-                        whole = false;
-                    else
-                        have[LX_WINDOW_ANIMAL(w)]++;
-                }
-                if (!whole || memcmp(have, want, sizeof have) != 0)
+                if (code[row][slot] + code[row + dr][slot + ds] + code[last_row][last_slot] != want)
                     continue;
                 if (count < max)
                     found[count] = (lx_triple){(int8_t)row, (int8_t)slot, (int8_t)dr, (int8_t)ds};
