@@ -4,6 +4,7 @@
  * reconciling observations in expedition_luxor_reconcile.c.
  */
 #include "expedition_luxor_internal.h"
+#include "rules_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -89,18 +90,9 @@ el_status el_init(el_state *state, const el_config *config, el_error *error)
     if (config->seats < 2 || config->seats > EL_MAX_SEATS)
         return fail(error, EL_BAD_CONFIG, "Expedition Luxor is played by 2 to 4, not %d",
                     config->seats);
-    for (int i = 0; i < config->seats; i++) {
-        if (!memchr(config->colours[i], '\0', EL_COLOUR_MAX) || !config->colours[i][0])
-            return fail(error, EL_BAD_CONFIG, "seat %d needs a colour (up to %d letters)", i,
-                        EL_COLOUR_MAX - 1);
-        for (const char *c = config->colours[i]; *c; c++)
-            if (!(*c >= 'a' && *c <= 'z') && *c != '-')
-                return fail(error, EL_BAD_CONFIG,
-                            "colour '%s': lower-case letters and '-' only", config->colours[i]);
-        for (int j = 0; j < i; j++)
-            if (strcmp(config->colours[i], config->colours[j]) == 0)
-                return fail(error, EL_BAD_CONFIG, "two seats are %s", config->colours[i]);
-    }
+    if (!rules_colours_valid(config->colours, config->seats, error ? error->message : NULL,
+                             error ? sizeof error->message : 0))
+        return EL_BAD_CONFIG;
     memset(state, 0, sizeof *state);
     state->config = *config;
     for (int i = config->seats; i < EL_MAX_SEATS; i++)

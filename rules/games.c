@@ -1,6 +1,35 @@
 #include "rules.h"
+#include "rules_internal.h"
 
+#include <stdio.h>
 #include <string.h>
+
+_Static_assert(RULES_COLOUR_LENGTH == RULES_COLOUR_MAX && RULES_COLOUR_LENGTH == EL_COLOUR_MAX &&
+                   RULES_COLOUR_LENGTH == LX_COLOUR_MAX,
+               "one colour size for every engine");
+
+bool rules_colours_valid(const char (*colours)[RULES_COLOUR_LENGTH], int seats, char *message,
+                         size_t size)
+{
+    for (int i = 0; i < seats; i++) {
+        if (!memchr(colours[i], '\0', RULES_COLOUR_LENGTH) || !colours[i][0]) {
+            snprintf(message, size, "seat %d needs a colour (up to %d letters)", i,
+                     RULES_COLOUR_LENGTH - 1);
+            return false;
+        }
+        for (const char *c = colours[i]; *c; c++)
+            if (!(*c >= 'a' && *c <= 'z') && *c != '-') {
+                snprintf(message, size, "colour '%s': lower-case letters and '-' only", colours[i]);
+                return false;
+            }
+        for (int j = 0; j < i; j++)
+            if (strcmp(colours[i], colours[j]) == 0) {
+                snprintf(message, size, "two seats are %s", colours[i]);
+                return false;
+            }
+    }
+    return true;
+}
 
 extern const rules_engine el_engine;
 extern const rules_engine lx_engine;

@@ -4,6 +4,7 @@
  * move that is legal from its first step to its last.
  */
 #include "luxor_internal.h"
+#include "rules_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,13 +54,9 @@ lx_status lx_init(lx_state *state, const lx_config *config, lx_error *error)
 {
     if (config->seats < 2 || config->seats > LX_MAX_SEATS)
         return fail(error, LX_BAD_CONFIG, "Luxor is played by 2 to 4, not %d", config->seats);
-    for (int i = 0; i < config->seats; i++) {
-        if (config->colours[i][0] == '\0')
-            return fail(error, LX_BAD_CONFIG, "seat %d has no colour", i + 1);
-        for (int j = 0; j < i; j++)
-            if (strcmp(config->colours[i], config->colours[j]) == 0)
-                return fail(error, LX_BAD_CONFIG, "colour %.15s is given twice", config->colours[i]);
-    }
+    if (!rules_colours_valid(config->colours, config->seats, error ? error->message : NULL,
+                             error ? sizeof error->message : 0))
+        return LX_BAD_CONFIG;
     memset(state, 0, sizeof *state);
     state->config = *config;
     state->phase = LX_PHASE_SETUP;

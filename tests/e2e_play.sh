@@ -86,6 +86,50 @@ printf 'start desert@0,0 mountain@0,1 desert-temple@1,0 desert@1,1\nblack: deser
 run 2 play --game expedition-luxor --players 2 --script prefix.txt --db prefix.sqlite &&
     expect "the prefix is a check" contains "$err" "it is orange's turn, not black's"
 
+# ---- Luxor: random games in every variant fed back, the summary, refusals, resume ----
+for setup in "2" "3" "4" "4 --curse" "3 --sphinx" "2 --curse --sphinx --tile-pairs"; do
+    read -r players variant <<<"$setup"
+    seed=$((players * 7 + ${#variant}))
+    name="luxor-$players${variant// /}"
+    run 0 play --game luxor --players "$players" $variant --random "$seed" || continue
+    printf '%s\n' "$out" >"$name.txt"
+    run 0 play --game luxor --players "$players" $variant --random "$seed" --json
+    random_scores=$(printf '%s' "$out" | jq -c '[.seats[].score]')
+    run 0 play --game luxor --players "$players" $variant --script "$name.txt" --json --db luxor.sqlite
+    expect "luxor $players$variant: the script replays to the same scores" \
+        [ "$(printf '%s' "$out" | jq -c '[.seats[].score]')" = "$random_scores" ]
+    expect "luxor $players$variant: finished" [ "$(printf '%s' "$out" | jq .finished)" = true ]
+done
+run 0 play --game luxor --players 4 --curse --random 5 --json
+expect "luxor json: seats with colour, score, rank, sarcophagi, unvalued" \
+    [ "$(printf '%s' "$out" | jq '[.seats[] | has("colour") and has("score") and has("rank") and has("sarcophagi") and has("unvalued")] | all')" = true ]
+expect "luxor json: the variants" [ "$(printf '%s' "$out" | jq -c '[.curse, .sphinx, .tile_pairs]')" = '[true,false,false]' ]
+expect "luxor json: every value entered by the end" [ "$(printf '%s' "$out" | jq '[.seats[].unvalued] | add')" = 0 ]
+expect "luxor json: default colours" [ "$(printf '%s' "$out" | jq -c '[.seats[].colour]')" = '["red","blue","green","yellow"]' ]
+
+cat >lx-part.txt <<'LUXOR'
+pillars camel mule snake hippo ibis crocodile cat
+red: drop 1 camel< mule>
+blue: drop 2 camel< hippo>, camel+   # the two camels look the same way: blue may take the pillar
+drop 3 hippo> mule<, mule   # the hippo pair is left out, and there is no mule pair
+LUXOR
+run 2 play --game luxor --players 3 --curse --script lx-part.txt --db lx-cut.sqlite
+expect "luxor: a missing pair named" contains "$err" "lx-part.txt:4: drop 3 hippo> mule<, mule: this drop makes the pairs hippo x1"
+expect "luxor: the game stays open" contains "$out" "stays open"
+expect "luxor: running scores printed per line" contains "$out" "blue: drop 2 camel< hippo>, camel+"
+printf 'drop 3 hippo> mule<, hippo+\ngreen: drop 4 cat< cat>\n' >lx-rest.txt
+run 2 play --resume 1 --db lx-cut.sqlite --script lx-rest.txt
+expect "luxor: the resumed game checks the prefix" contains "$err" "it is red's turn, not green's"
+run 0 show 1 --db lx-cut.sqlite
+expect "luxor: the resumed line archived" contains "$out" "drop 3 hippo> mule<, hippo+"
+expect "luxor: the curse option kept in the archive" \
+    [ "$(sqlite3 lx-cut.sqlite "SELECT options FROM games WHERE id = 1" | jq .curse)" = true ]
+printf 'pillars camel mule snake hippo ibis crocodile cat\ncurse camel mule snake\n' >lx-curse.txt
+run 2 play --game luxor --players 2 --script lx-curse.txt --db lx-x.sqlite &&
+    expect "luxor: a curse round without the variant" contains "$err" "Curse of the Pharaoh"
+run 2 play --game expedition-luxor --players 2 --curse && expect "a flag of another game" contains "$err" "Expedition Luxor has no --curse"
+run 2 play --game luxor --players 2 --expansion && expect "luxor has no expansion" contains "$err" "Luxor has no --expansion"
+
 # ---- bad usage ----
 run 2 play && expect "needs a game" contains "$err" "--game"
 run 2 play --game chess --players 2 && expect "unknown game listed" contains "$err" "expedition-luxor"
