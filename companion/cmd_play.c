@@ -202,7 +202,7 @@ static int play_line(session *s, const char *line, char *error, size_t size)
     memcpy(s->state, s->candidate, s->engine->state_size);
     s->actions++;
     if (!s->quiet) {
-        char action[256];
+        char action[448];
         snprintf(action, sizeof action, "%s%s%s", played.seat >= 0 ? s->engine->colour(s->state, played.seat) : "",
                  played.seat >= 0 ? ": " : "", played.notation);
         printf("%-44s ", action);

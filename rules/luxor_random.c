@@ -33,7 +33,7 @@ typedef struct game_writer {
 static lx_status play(lx_state *state, const lx_move *move, const game_writer *writer,
                       lx_error *error)
 {
-    char text[256] = "";
+    char text[384] = ""; /* the longest drop: 28 characters and 14 pairs of 21 */
     if (writer->emit)
         lx_format_move(state, move, text, sizeof text);
     lx_error reason;

@@ -70,7 +70,8 @@ const rules_flag *rules_flags(size_t *count);
 typedef struct rules_played {
     bool acted;          /* false: a blank or comment line */
     int seat;            /* the seat that acted, or -1 (the setup, such as a start layout) */
-    char notation[192];  /* the action in the game's canonical notation */
+    char notation[384];  /* the action in the game's canonical notation (the longest, a Luxor
+                          * drop with 14 pairs, takes 322 characters) */
 } rules_played;
 
 /*
