@@ -238,6 +238,21 @@ static void record(search *s, const lx_state *state)
 
 static void explore(search *s, const lx_state *state);
 
+/* Scarab moves never move an archaeologist and never close a sarcophagus: a table that differs
+ * in those is not reached by them (this keeps the end-game search for tables that can match). */
+static bool scarab_moves_may_match(const lx_state *state, const lx_observation *seen)
+{
+    for (int i = 0; i < LX_ANIMALS; i++) {
+        const lx_seen_pillar *p = &seen->pillars[i];
+        int animal = state->pillar_order[i];
+        if (p->archaeologist != LX_UNSEEN && p->archaeologist != state->archaeologist[animal])
+            return false;
+        if (p->sarcophagi != LX_UNSEEN && p->sarcophagi > LX_EYES - state->opened[animal])
+            return false;
+    }
+    return true;
+}
+
 typedef struct drop_step {
     search *s;
     int slot;
@@ -257,14 +272,29 @@ static bool after_drop(void *context, const lx_move *move, const lx_state *after
     return s->budget > 0;
 }
 
+static bool own_pillars_match(const lx_state *state, int seat, const lx_observation *seen)
+{
+    for (int i = 0; i < LX_ANIMALS; i++) {
+        const lx_seen_pillar *p = &seen->pillars[i];
+        int animal = state->pillar_order[i];
+        if (state->archaeologist[animal] != seat)
+            continue;
+        if ((p->scarabs != LX_UNSEEN && p->scarabs != state->scarabs[animal]) ||
+            (p->sarcophagi != LX_UNSEEN && p->sarcophagi != LX_EYES - state->opened[animal]))
+            return false;
+    }
+    return true;
+}
+
 /* One seat's end-game line: the moves made so far (in line), then either the line ends here or
  * one more scarab moves. */
 static void explore_scarabs(search *s, const lx_state *before, const lx_state *now, lx_move *line)
 {
     if (--s->budget < 0)
         return;
-    /* end the line: the seat passes on */
-    {
+    /* end the line: the seat passes on; the pillars it holds are then final, since later
+     * seats move scarabs only between their own */
+    if (own_pillars_match(now, before->active, s->seen)) {
         lx_state next = *before;
         lx_error ignored;
         if (lx_apply(&next, line, &ignored) == LX_OK) {
@@ -323,7 +353,7 @@ static void explore(search *s, const lx_state *state)
         }
         return;
     }
-    if (state->phase == LX_PHASE_SCARABS) {
+    if (state->phase == LX_PHASE_SCARABS && scarab_moves_may_match(state, s->seen)) {
         lx_move line = {.kind = LX_MOVE_SCARABS};
         explore_scarabs(s, state, state, &line);
     }
