@@ -219,6 +219,8 @@ static int pairs_in_wall(const lx_state *state, int slot, lx_pair *pairs)
 int lx_pairs(const lx_state *state, int slot, uint8_t top, uint8_t bottom,
              lx_pair pairs[LX_MAX_PAIRS])
 {
+    if (slot < 0 || slot >= LX_SLOTS || state->filled[slot] * 2 >= LX_ROWS)
+        return 0;
     lx_state scratch = *state;
     int row = tile_row(&scratch, slot);
     scratch.wall[row][slot] = top;

@@ -168,7 +168,7 @@ typedef enum {
 } lx_status;
 
 typedef struct lx_error {
-    char message[160];
+    char message[256];
 } lx_error;
 
 /* A new game waiting for its pillar order. LX_BAD_CONFIG for seats outside 2..4 or an empty or
@@ -190,8 +190,8 @@ typedef struct lx_pair {
     bool same_facing;
 } lx_pair;
 
-/* The pairs the tile would make dropped into the slot (which must have room), in the order of
- * the windows they are found at. Returns their number. */
+/* The pairs the tile would make dropped into the slot, in the order of the windows they are
+ * found at. Returns their number (0 for a slot without room). */
 int lx_pairs(const lx_state *state, int slot, uint8_t top, uint8_t bottom,
              lx_pair pairs[LX_MAX_PAIRS]);
 
@@ -317,7 +317,10 @@ typedef struct lx_reconcile_result {
  * Which legal drops (each with its pair choices) and end-game scarab moves lead from the state
  * to something that looks like the observation? The new tiles in the wall say which drops were
  * made; their order and the choices are searched. Unseen fields match anything; an unseen
- * window of a new tile is tried with every animal and facing. Ranked by fewer actions.
+ * window of a new tile is tried with every animal and facing; a tile position with both windows
+ * unseen (a hand in front of the wall) is taken as empty, and search_cut says that the answer
+ * may then be incomplete. Ranked by fewer actions; beyond 16 distinct games the count goes on
+ * but only the first 16 are told apart (search_cut).
  */
 void lx_reconcile(const lx_state *state, const lx_observation *observation,
                   lx_reconcile_result *result);

@@ -343,7 +343,7 @@ lx_status lx_play_line(lx_state *state, const char *text, lx_line *played, lx_er
     }
     if (status != LX_OK) {
         if (error)
-            snprintf(error->message, sizeof error->message, "%.60s: %.95s", action, reason.message);
+            snprintf(error->message, sizeof error->message, "%.60s: %.190s", action, reason.message);
         return status;
     }
     if (played)

@@ -220,7 +220,8 @@ typedef struct search {
 
 static void record(search *s, const lx_state *state)
 {
-    for (int i = 0; i < s->game_count; i++)
+    int kept = s->game_count < MAX_GAMES ? s->game_count : MAX_GAMES;
+    for (int i = 0; i < kept; i++)
         if (lx_same_game(&s->games[i], state)) {
             /* the same game: keep the shorter explanation */
             if (i < 4 && s->path.count < s->result->explanations[i].count)
