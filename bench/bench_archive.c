@@ -9,24 +9,13 @@
  */
 #include "db.h"
 
+#include "bench_support.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static double seconds(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
-}
-
-static int compare(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static int count_event(void *context, const db_event *event, const int32_t *scores)
 {
@@ -73,7 +62,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof thumbnail; i++)
         thumbnail[i] = (unsigned char)(i * 31);
     double *latency = malloc((size_t)events * sizeof *latency);
-    double started = seconds();
+    double started = bench_seconds();
     for (long i = 0; i < events; i++) {
         db_event event = db_event_make(DB_EVENT_MOVE, (int)(i % 4), "desert-camp@2,2 x5 > e 2 2");
         event.detail_json = "{\"tiles\": [[2, 2, \"desert-camp\"]], \"moved\": [2, 2]}";
@@ -82,20 +71,20 @@ int main(int argc, char **argv)
         event.thumbnail_jpeg = thumbnail;
         event.thumbnail_size = sizeof thumbnail;
         int32_t scores[4] = {(int32_t)i, (int32_t)i / 2, (int32_t)i / 3, (int32_t)i / 4};
-        double before = seconds();
+        double before = bench_seconds();
         if (db_event_append(archive, id, &event, scores, NULL) != DB_OK) {
             fprintf(stderr, "bench_archive: %s\n", db_error(archive));
             return 1;
         }
-        latency[i] = (seconds() - before) * 1000.0;
+        latency[i] = (bench_seconds() - before) * 1000.0;
     }
-    double total = seconds() - started;
-    qsort(latency, (size_t)events, sizeof *latency, compare);
+    double total = bench_seconds() - started;
+    qsort(latency, (size_t)events, sizeof *latency, bench_compare_doubles);
 
     long read_back = 0;
-    double read_started = seconds();
+    double read_started = bench_seconds();
     db_events_foreach(archive, id, count_event, &read_back);
-    double read_ms = (seconds() - read_started) * 1000.0;
+    double read_ms = (bench_seconds() - read_started) * 1000.0;
     db_close(archive);
 
     printf("archive append (synchronous=FULL, WAL, 6 KB thumbnail), %ld events in %s\n", events,

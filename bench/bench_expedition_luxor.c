@@ -17,17 +17,12 @@
  */
 #include "rules.h"
 
+#include "bench_support.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double seconds(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
-}
 
 static el_state new_game(int seats, bool expansion)
 {
@@ -44,7 +39,7 @@ static int speed(long games)
 {
     el_state state = new_game(4, true);
     long tiles = 0;
-    double started = seconds();
+    double started = bench_seconds();
     for (long g = 0; g < games; g++) {
         el_error error;
         if (el_random_game(&state, (uint64_t)g, NULL, NULL, &error) != EL_OK) {
@@ -53,7 +48,7 @@ static int speed(long games)
         }
         tiles += state.tiles;
     }
-    double elapsed = seconds() - started;
+    double elapsed = bench_seconds() - started;
     printf("expedition-luxor random games, 4 players, expansion: %ld games in %.2f s\n", games,
            elapsed);
     printf("  %.0f games/s on one core (target >= 20000), %.1f us a game, %ld tiles placed\n",
@@ -86,7 +81,7 @@ static void soak_line(void *context, const char *line)
 static int soak(long games)
 {
     static const int seats[] = {2, 3, 4};
-    double started = seconds();
+    double started = bench_seconds();
     long lines = 0;
     for (long g = 0; g < games; g++) {
         int players = seats[g % 3];
@@ -116,7 +111,7 @@ static int soak(long games)
     }
     printf("expedition-luxor soak: %ld games (2-4 players, with and without the expansion), "
            "%ld lines replayed and verified in %.1f s: no invariant broken\n",
-           games, lines, seconds() - started);
+           games, lines, bench_seconds() - started);
     return 0;
 }
 
@@ -153,21 +148,15 @@ static void time_turn(void *context, const char *line)
     el_observation observation;
     el_observe(&before_end, &observation);
     el_reconcile_result result;
-    double started = seconds();
+    double started = bench_seconds();
     el_reconcile(&t->turn_start, &observation, &result);
-    double elapsed = seconds() - started;
+    double elapsed = bench_seconds() - started;
     if (t->count < t->capacity)
         t->times[t->count++] = elapsed * 1000.0;
     t->answers[result.answer]++;
     if (result.answer == EL_UNEXPLAINED)
         t->truth_missing++;
     t->turn_start = t->state;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static int reconcile(long games, bool per_action)
@@ -185,7 +174,7 @@ static int reconcile(long games, bool per_action)
             return 1;
         }
     }
-    qsort(t->times, (size_t)t->count, sizeof *t->times, compare_doubles);
+    qsort(t->times, (size_t)t->count, sizeof *t->times, bench_compare_doubles);
     printf("expedition-luxor reconcile, %s of %ld random 4-player games with the "
            "expansion (%ld tables)\n", per_action ? "each action" : "whole turns", games, t->count);
     printf("  median %.3f ms, p95 %.3f ms, p99 %.3f ms, max %.3f ms  (target: <= 1 ms)\n",

@@ -16,17 +16,12 @@
  */
 #include "luxor_internal.h"
 
+#include "bench_support.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double seconds(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
-}
 
 static lx_state new_game(int seats, unsigned variant)
 {
@@ -54,7 +49,7 @@ static int speed(long games, unsigned variant)
 {
     lx_state state = new_game(4, variant);
     long sarcophagi = 0;
-    double started = seconds();
+    double started = bench_seconds();
     for (long g = 0; g < games; g++) {
         lx_error error;
         if (lx_random_game(&state, (uint64_t)g, NULL, NULL, &error) != LX_OK) {
@@ -64,7 +59,7 @@ static int speed(long games, unsigned variant)
         for (int s = 0; s < 4; s++)
             sarcophagi += lx_sarcophagi(&state, s);
     }
-    double elapsed = seconds() - started;
+    double elapsed = bench_seconds() - started;
     printf("luxor random games, 4 players, %s: %ld games in %.2f s\n", variant_name(variant),
            games, elapsed);
     printf("  %.0f games/s on one core (target >= 50000), %.1f us a game, %.1f sarcophagi "
@@ -98,7 +93,7 @@ static void soak_line(void *context, const char *line)
 
 static int soak(long games)
 {
-    double started = seconds();
+    double started = bench_seconds();
     long lines = 0, curses = 0;
     for (long g = 0; g < games; g++) {
         int players = 2 + (int)(g % 3);
@@ -129,7 +124,7 @@ static int soak(long games)
     }
     printf("luxor soak: %ld games (2-4 players, every combination of the variants), %ld lines "
            "(%ld curse rounds) replayed and verified in %.1f s: no invariant broken\n",
-           games, lines, curses, seconds() - started);
+           games, lines, curses, bench_seconds() - started);
     return 0;
 }
 
@@ -154,9 +149,9 @@ static void time_line(void *context, const char *line)
     lx_observation observation;
     lx_observe(&t->state, &observation);
     lx_reconcile_result result;
-    double started = seconds();
+    double started = bench_seconds();
     lx_reconcile(&before, &observation, &result);
-    double elapsed = seconds() - started;
+    double elapsed = bench_seconds() - started;
     if (t->count < t->capacity)
         t->times[t->count++] = elapsed * 1000.0;
     t->answers[result.answer]++;
@@ -170,12 +165,6 @@ static void time_line(void *context, const char *line)
         found = ok && lx_same_game(&replay, &t->state);
     }
     t->truth_missing += !found;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static int reconcile(long games)
@@ -192,7 +181,7 @@ static int reconcile(long games)
             return 1;
         }
     }
-    qsort(t->times, (size_t)t->count, sizeof *t->times, compare_doubles);
+    qsort(t->times, (size_t)t->count, sizeof *t->times, bench_compare_doubles);
     printf("luxor reconcile, each drop and end-game line of %ld random 4-player games "
            "(%ld tables)\n", games, t->count);
     printf("  median %.3f ms, p95 %.3f ms, p99 %.3f ms, max %.3f ms  (target: <= 1 ms)\n",
