@@ -198,7 +198,7 @@ int lx_pairs(const lx_state *state, int slot, uint8_t top, uint8_t bottom,
 /* Every legal drop of this tile for the active seat: each slot with room, each order of its
  * pairs and each placement choice that changes the game (orders and choices that lead to the
  * same game are given once). Writes at most max; returns how many there are in all. The search
- * of one slot stops after 100,000 steps, far beyond the few hundred the busiest drop takes. */
+ * of one slot stops after 100,000 steps; the count is then a lower bound. */
 size_t lx_legal_drops(const lx_state *state, uint8_t top, uint8_t bottom, lx_move *moves,
                       size_t max);
 
