@@ -92,14 +92,6 @@ lx_status lx_set_pillars(lx_state *state, const uint8_t order[LX_ANIMALS], lx_er
     return LX_OK;
 }
 
-int lx_seat_of(const lx_state *state, const char *colour)
-{
-    for (int i = 0; i < state->config.seats; i++)
-        if (strcmp(state->config.colours[i], colour) == 0)
-            return i;
-    return -1;
-}
-
 /* ---- pairs ---- */
 
 static uint8_t window_at(const lx_state *state, int row, int slot)

@@ -223,9 +223,6 @@ int lx_unvalued(const lx_state *state, int seat);
  * LX_OK or LX_ILLEGAL with the first broken one. */
 lx_status lx_verify(const lx_state *state, lx_error *error);
 
-/* The seat of a colour of the game, or -1. */
-int lx_seat_of(const lx_state *state, const char *colour);
-
 /* ---- the curse variant ---- */
 
 typedef struct lx_triple {
