@@ -5,7 +5,7 @@
 #include <string.h>
 
 _Static_assert(RULES_COLOUR_LENGTH == RULES_COLOUR_MAX && RULES_COLOUR_LENGTH == EL_COLOUR_MAX &&
-                   RULES_COLOUR_LENGTH == LX_COLOUR_MAX,
+                   RULES_COLOUR_LENGTH == LX_COLOUR_MAX && RULES_COLOUR_LENGTH == EX_COLOUR_MAX,
                "one colour size for every engine");
 
 bool rules_colours_valid(const char (*colours)[RULES_COLOUR_LENGTH], int seats, char *message,
@@ -33,6 +33,7 @@ bool rules_colours_valid(const char (*colours)[RULES_COLOUR_LENGTH], int seats, 
 
 extern const rules_engine el_engine;
 extern const rules_engine lx_engine;
+extern const rules_engine ex_engine;
 
 static const rules_flag flags[] = {
     {RULES_FLAG_EXPANSION, "expansion", "expansion"},
@@ -54,7 +55,7 @@ static const rules_game games[] = {
      &el_engine},
     {"luxor", "Luxor", 2, 4, RULES_FLAG_CURSE | RULES_FLAG_SPHINX | RULES_FLAG_TILE_PAIRS,
      &lx_engine},
-    {"expeditions", "Expéditions – Autour du Monde", 2, 6, 0, NULL},
+    {"expeditions", "Expéditions – Autour du Monde", 2, 6, 0, &ex_engine},
     {"odysseeland", "Odyssée-land", 2, 4, 0, NULL},
 };
 

@@ -16,24 +16,17 @@
  * seat to play.
  */
 #include "luxor_internal.h"
+#include "rules_text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #define MAX_CLAUSES (LX_MAX_PAIRS + 2)
-#define MAX_WORDS 8
 #define MAX_LINE 512
 
-typedef struct word {
-    const char *text;
-    size_t length;
-} word;
-
-typedef struct clause {
-    int count;
-    word words[MAX_WORDS];
-} clause;
+typedef rules_word word;
+typedef rules_clause clause;
 
 static lx_status fail(lx_error *error, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
@@ -50,36 +43,7 @@ static lx_status fail(lx_error *error, const char *format, ...)
 
 static bool is(const word *w, const char *text)
 {
-    return w->length == strlen(text) && memcmp(w->text, text, w->length) == 0;
-}
-
-/* Splits text (already without comment and prefix) into comma-separated clauses of words.
- * Returns the clause count, or -1 when there are too many. */
-static int split(const char *text, clause *clauses)
-{
-    int count = 0;
-    const char *p = text;
-    for (;;) {
-        if (count == MAX_CLAUSES)
-            return -1;
-        clause *c = &clauses[count++];
-        c->count = 0;
-        for (;;) {
-            while (*p == ' ' || *p == '\t')
-                p++;
-            if (!*p || *p == ',')
-                break;
-            const char *start = p;
-            while (*p && *p != ' ' && *p != '\t' && *p != ',')
-                p++;
-            if (c->count == MAX_WORDS)
-                return -1;
-            c->words[c->count++] = (word){start, (size_t)(p - start)};
-        }
-        if (!*p)
-            return count;
-        p++; /* the comma */
-    }
+    return rules_word_is(w, text);
 }
 
 static int animal(const word *w)
@@ -244,29 +208,19 @@ lx_status lx_parse(const lx_state *state, const char *text, lx_line *line, lx_er
 {
     memset(line, 0, sizeof *line);
     line->seat = -1;
-    char buffer[MAX_LINE];
-    size_t length = strcspn(text, "#\r\n");
-    if (length >= sizeof buffer)
+    rules_text read;
+    if (!rules_text_read(text, MAX_LINE - 1, &read))
         return fail(error, "line too long");
-    memcpy(buffer, text, length);
-    buffer[length] = '\0';
-    char *body = buffer;
-    while (*body == ' ' || *body == '\t')
-        body++;
-    if (!*body) {
+    const char *body = read.body;
+    if (read.prefix.length && (line->seat = (int8_t)seat_of(state, &read.prefix)) < 0)
+        return fail(error, "'%.*s' is not a colour of this game", (int)read.prefix.length,
+                    read.prefix.text);
+    if (!*body && !read.prefix.length) {
         line->kind = LX_LINE_EMPTY;
         return LX_OK;
     }
-    /* the optional `colour: ` prefix */
-    size_t first = strcspn(body, " \t,");
-    if (first > 1 && body[first - 1] == ':') {
-        word prefix = {body, first - 1};
-        if ((line->seat = (int8_t)seat_of(state, &prefix)) < 0)
-            return fail(error, "'%.*s' is not a colour of this game", (int)prefix.length, body);
-        body += first;
-    }
     clause clauses[MAX_CLAUSES];
-    int count = split(body, clauses);
+    int count = rules_split(body, clauses, MAX_CLAUSES);
     if (count < 0)
         return fail(error, "too many words");
     if (clauses[0].count == 0)
@@ -353,21 +307,11 @@ lx_status lx_play_line(lx_state *state, const char *text, lx_line *played, lx_er
 
 /* ---- formatting ---- */
 
-typedef struct writer {
-    char *out;
-    size_t size, length;
-} writer;
+typedef rules_writer writer;
 
 static void put(writer *w, const char *text)
 {
-    size_t n = strlen(text);
-    if (w->length + n < w->size) {
-        memcpy(w->out + w->length, text, n);
-        w->out[w->length + n] = '\0';
-    } else if (w->size) {
-        w->out[w->size - 1] = '\0';
-    }
-    w->length += n;
+    rules_put(w, text);
 }
 
 static void put_window(writer *w, uint8_t window)
@@ -384,16 +328,13 @@ static void put_eyes(writer *w, int eyes)
 
 static void put_number(writer *w, int n)
 {
-    char digits[8];
-    snprintf(digits, sizeof digits, "%d", n);
-    put(w, digits);
+    rules_put_number(w, n);
 }
 
 int lx_format_move(const lx_state *state, const lx_move *move, char *out, size_t size)
 {
-    writer w = {out, size, 0};
-    if (size)
-        out[0] = '\0';
+    writer w;
+    rules_writer_start(&w, out, size);
     switch (move->kind) {
     case LX_MOVE_DROP:
         put(&w, "drop ");
@@ -458,9 +399,8 @@ int lx_format_move(const lx_state *state, const lx_move *move, char *out, size_t
 
 int lx_format_pillars(const lx_state *state, char *out, size_t size)
 {
-    writer w = {out, size, 0};
-    if (size)
-        out[0] = '\0';
+    writer w;
+    rules_writer_start(&w, out, size);
     put(&w, "pillars");
     for (int i = 0; i < LX_ANIMALS; i++) {
         put(&w, " ");

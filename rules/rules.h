@@ -7,7 +7,8 @@
  *                                │
  *                                └─▶ one engine per game, with its own header for what only
  *                                    that game has (moves, observations, reconcile):
- *                                    expedition_luxor.h, luxor.h; two more to come
+ *                                    expedition_luxor.h, luxor.h, expeditions.h; one more
+ *                                    to come
  *
  * The tracker, the archive and the live view work through this table and never name a game.
  * This module depends on libc and libm only.
@@ -20,6 +21,7 @@
 #include <stdint.h>
 
 #include "expedition_luxor.h"
+#include "expeditions.h"
 #include "luxor.h"
 
 /* The most seats any supported game has (Expéditions: 6). */
@@ -46,6 +48,8 @@ typedef struct rules_options {
     int colour_count; /* 0: the game's default colours */
     char colours[RULES_MAX_SEATS][RULES_COLOUR_MAX];
     unsigned flags;   /* RULES_FLAG_* */
+    int board;        /* games played on a board file (Expéditions): its handle from the
+                       * game's board table (ex_board_add); 0 for the others */
 } rules_options;
 
 #define RULES_FLAG_EXPANSION 1u  /* Expedition Luxor: "New Adventures" */
@@ -70,8 +74,8 @@ const rules_flag *rules_flags(size_t *count);
 typedef struct rules_played {
     bool acted;          /* false: a blank or comment line */
     int seat;            /* the seat that acted, or -1 (the setup, such as a start layout) */
-    char notation[384];  /* the action in the game's canonical notation (the longest, a Luxor
-                          * drop with 14 pairs, takes 322 characters) */
+    char notation[1024]; /* the action in the game's canonical notation (an Expéditions turn
+                          * is one line of up to 1023 characters) */
 } rules_played;
 
 /*
@@ -98,7 +102,8 @@ typedef struct rules_engine {
                                 void (*emit)(void *context, const char *line), void *context,
                                 char *error, size_t size);
     /* For summaries (`play --json`): what the game counts per seat besides the score
-     * (Expedition Luxor: "supply", "captured"; Luxor: "sarcophagi", "unvalued"). */
+     * (Expedition Luxor: "supply", "captured"; Luxor: "sarcophagi", "unvalued";
+     * Expéditions: "cards_laid", "in_hand", "tokens_recovered", "tickets"). */
     int counter_count;
     const char *counter_names[RULES_MAX_COUNTERS];
     int (*seat_counter)(const void *state, int seat, int counter);
