@@ -4,6 +4,7 @@
  * with the running scores, and only then shown as done. Works for any game of the game table
  * whose engine exists, through rules_engine alone.
  */
+#include "board_file.h"
 #include "cli.h"
 
 #include "rules.h"
@@ -28,6 +29,7 @@ typedef struct play_options {
     bool random;
     uint64_t seed;
     int64_t resume;
+    const char *board; /* --board FILE: the map of a game played on a board file */
 } play_options;
 
 typedef struct session {
@@ -41,6 +43,8 @@ typedef struct session {
     int actions;
     bool quiet; /* no running scores (the JSON summary, or a random game's script) */
     bool ready; /* the rules are set up: there is a game to summarise */
+    int board;  /* the board's handle for the rules, 0 for games without a board file */
+    char board_id[EX_ID_MAX];
 } session;
 
 /* ---- options ---- */
@@ -67,7 +71,7 @@ static int parse_play_options(const cli_command *command, int argc, char **argv,
                               play_options *options)
 {
     /* the games' flags (--expansion, --curse, ...) come from the game table: FLAG + index */
-    enum { GAME = 1000, PLAYERS, COLOURS, NAMES, DB, SCRIPT, JSON, RANDOM, RESUME, FLAG };
+    enum { GAME = 1000, PLAYERS, COLOURS, NAMES, DB, SCRIPT, JSON, RANDOM, RESUME, BOARD, FLAG };
     static const struct option fixed[] = {
         {"game", required_argument, NULL, GAME},
         {"players", required_argument, NULL, PLAYERS},
@@ -79,6 +83,7 @@ static int parse_play_options(const cli_command *command, int argc, char **argv,
         {"json", no_argument, NULL, JSON},
         {"random", required_argument, NULL, RANDOM},
         {"resume", required_argument, NULL, RESUME},
+        {"board", required_argument, NULL, BOARD},
     };
     size_t flag_count;
     const rules_flag *flags = rules_flags(&flag_count);
@@ -106,6 +111,7 @@ static int parse_play_options(const cli_command *command, int argc, char **argv,
         case NAMES: options->names = optarg; break;
         case DB: options->db_path = optarg; break;
         case SCRIPT: options->script = optarg; break;
+        case BOARD: options->board = optarg; break;
         case JSON: options->json = true; break;
         case RANDOM: {
             char *end = NULL;
@@ -140,6 +146,44 @@ static int parse_play_options(const cli_command *command, int argc, char **argv,
     if (options->resume && (options->players || options->colours || options->names || options->flags))
         return cli_usage_error(command, "--resume takes the players and options from the archive");
     return EXIT_OK;
+}
+
+/* ---- the board ---- */
+
+/* Loads the map of a game played on a board file: the file given, else the one built in.
+ * Sets s->board and s->board_id; a game without a board file refuses --board. */
+static int load_board(session *s, const char *path)
+{
+    const char *text;
+    size_t length;
+    if (!board_file_builtin(s->game->id, &text, &length)) {
+        if (path)
+            return cli_usage_error(s->command, "--board %s: %s is not played on a board file",
+                                   path, s->game->title);
+        return EXIT_OK;
+    }
+    ex_board *board = malloc(sizeof *board);
+    if (!board) {
+        cli_error(s->command, "out of memory");
+        return EXIT_FAILURE_OTHER;
+    }
+    char error[320];
+    bool read = path ? board_file_read(path, board, error, sizeof error)
+                     : board_file_parse(text, length, "the built-in board", board, error,
+                                        sizeof error);
+    int code = EXIT_OK;
+    if (!read) {
+        code = path ? cli_usage_error(s->command, "%s", error) : EXIT_FAILURE_OTHER;
+        if (!path)
+            cli_error(s->command, "%s", error);
+    } else if (!(s->board = ex_board_add(board))) {
+        cli_error(s->command, "board %s: another board with this id is already loaded", board->id);
+        code = EXIT_FAILURE_OTHER;
+    } else {
+        snprintf(s->board_id, sizeof s->board_id, "%s", board->id);
+    }
+    free(board);
+    return code;
 }
 
 /* ---- the running game ---- */
@@ -202,7 +246,7 @@ static int play_line(session *s, const char *line, char *error, size_t size)
     memcpy(s->state, s->candidate, s->engine->state_size);
     s->actions++;
     if (!s->quiet) {
-        char action[448];
+        char action[sizeof played.notation + RULES_COLOUR_MAX + 2];
         snprintf(action, sizeof action, "%s%s%s", played.seat >= 0 ? s->engine->colour(s->state, played.seat) : "",
                  played.seat >= 0 ? ": " : "", played.notation);
         printf("%-44s ", action);
@@ -227,6 +271,8 @@ static int create_archive_game(session *s, const play_options *options,
         if (s->game->flags & flags[i].flag)
             json_object_set_new(json_options, flags[i].key,
                                 json_boolean((options->flags & flags[i].flag) != 0));
+    if (s->board)
+        json_object_set_new(json_options, "board", json_string(s->board_id));
     char *options_text = json_dumps(json_options, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(json_options);
     game.options_json = options_text;
@@ -316,9 +362,21 @@ static int resume(session *s, play_options *options)
     for (size_t i = 0; i < flag_count; i++)
         if (json_is_true(json_object_get(stored, flags[i].key)))
             options->flags |= flags[i].flag;
+    char played_on[EX_ID_MAX] = "";
+    if (json_is_string(json_object_get(stored, "board")))
+        snprintf(played_on, sizeof played_on, "%.23s",
+                 json_string_value(json_object_get(stored, "board")));
     json_decref(stored);
+    if ((code = load_board(s, options->board)) == EXIT_OK && s->board &&
+        strcmp(played_on, s->board_id) != 0)
+        code = cli_usage_error(s->command, "game %lld was played on board %s, not %s: give its "
+                               "file with --board", (long long)game->id, played_on, s->board_id);
+    if (code != EXIT_OK) {
+        free(game);
+        return code;
+    }
     rules_options rules = {.seats = game->seat_count, .colour_count = game->seat_count,
-                           .flags = options->flags};
+                           .flags = options->flags, .board = s->board};
     for (int i = 0; i < game->seat_count; i++)
         snprintf(rules.colours[i], RULES_COLOUR_MAX, "%.15s", game->seats[i].seat.colour);
     char error[256];
@@ -384,6 +442,8 @@ static void print_json(const session *s, const play_options *options)
         if (s->game->flags & flags[i].flag)
             json_object_set_new(root, flags[i].key,
                                 json_boolean((options->flags & flags[i].flag) != 0));
+    if (s->board)
+        json_object_set_new(root, "board", json_string(s->board_id));
     json_dumpf(root, stdout, JSON_INDENT(2));
     putchar('\n');
     json_decref(root);
@@ -425,7 +485,10 @@ static int set_up(session *s, play_options *options)
             if (options->flags & ~s->game->flags & flags[i].flag)
                 return cli_usage_error(command, "%s has no --%s", s->game->title, flags[i].option);
     }
-    rules_options rules = {.seats = options->players, .flags = options->flags};
+    int code = load_board(s, options->board);
+    if (code != EXIT_OK)
+        return code;
+    rules_options rules = {.seats = options->players, .flags = options->flags, .board = s->board};
     if (options->colours) {
         char fields[RULES_MAX_SEATS][RULES_COLOUR_MAX * 4];
         int count = split_list(options->colours, fields, RULES_MAX_SEATS, RULES_COLOUR_MAX);
@@ -524,7 +587,8 @@ int cli_play(const cli_command *command, int argc, char **argv)
         }
         if (code == EXIT_OK && s.archive) {
             rules_options rules = {.seats = s.engine->seat_count(s.state), .flags = options.flags,
-                                   .colour_count = s.engine->seat_count(s.state)};
+                                   .colour_count = s.engine->seat_count(s.state),
+                                   .board = s.board};
             for (int i = 0; i < rules.seats; i++)
                 snprintf(rules.colours[i], RULES_COLOUR_MAX, "%s", s.engine->colour(s.state, i));
             s.engine->init(s.state, &rules, error, sizeof error);
@@ -545,6 +609,8 @@ int cli_play(const cli_command *command, int argc, char **argv)
             for (size_t i = 0; i < flag_count; i++)
                 if (options.flags & flags[i].flag)
                     printf(" --%s", flags[i].option);
+            if (options.board)
+                printf(" --board %s", options.board);
             printf(" --random %llu\n", (unsigned long long)options.seed);
             for (size_t i = 0; i < lines.count; i++)
                 puts(lines.lines[i]);

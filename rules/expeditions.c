@@ -741,6 +741,22 @@ static void add_step(step_list *list, ex_step step)
     list->count++;
 }
 
+static void add_arrows_from(const ex_board *board, const ex_trail *trail, int node, bool tip,
+                            int expedition, uint8_t kind, step_list *list)
+{
+    const ex_node *n = &board->nodes[node];
+    for (int i = 0; i < n->degree; i++) {
+        int segment = n->segment[i];
+        if (bit(trail->used, segment))
+            continue;
+        const ex_segment *s = &board->segments[segment];
+        int end = s->node[0] == node; /* the other end */
+        ex_step step = {.kind = kind, .expedition = (uint8_t)expedition,
+                        .from = tip ? (int16_t)EX_NONE : s->circle[!end], .to = s->circle[end]};
+        add_step(list, step);
+    }
+}
+
 static void add_arrows(const ex_state *state, int expedition, uint8_t kind, step_list *list)
 {
     const ex_board *board = ex_board_of(state);
@@ -748,22 +764,13 @@ static void add_arrows(const ex_state *state, int expedition, uint8_t kind, step
     if (trail->count >= EX_ARROWS)
         return;
     int tip = ex_tip(state, expedition);
-    for (int node = 0; node < board->node_count; node++) {
-        if (tip != EX_NONE ? node != tip : !bit(trail->visited, node))
-            continue;
-        const ex_node *n = &board->nodes[node];
-        for (int i = 0; i < n->degree; i++) {
-            int segment = n->segment[i];
-            if (bit(trail->used, segment))
-                continue;
-            const ex_segment *s = &board->segments[segment];
-            int end = s->node[0] == node; /* the other end */
-            ex_step step = {.kind = kind, .expedition = (uint8_t)expedition,
-                            .from = tip != EX_NONE ? (int16_t)EX_NONE : s->circle[!end],
-                            .to = s->circle[end]};
-            add_step(list, step);
-        }
+    if (tip != EX_NONE) {
+        add_arrows_from(board, trail, tip, true, expedition, kind, list);
+        return;
     }
+    for (int node = 0; node < board->node_count; node++)
+        if (bit(trail->visited, node))
+            add_arrows_from(board, trail, node, false, expedition, kind, list);
 }
 
 size_t ex_free_arrows(const ex_state *state, int expedition, uint8_t kind, ex_step *steps,

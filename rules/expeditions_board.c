@@ -282,8 +282,8 @@ static bool check_segments(ex_board *board, int16_t drawn[EX_MAX_CIRCLES], ex_er
             ex_node *at = &board->nodes[node[e]];
             if (at->degree == EX_MAX_DEGREE)
                 return fail(error,
-                            "circle '%s' has more than %d segments (segment %d (%s - %s) is one "
-                            "too many)",
+                            "circle '%s' has more than %d segments: segment %d (%s - %s) is one "
+                            "too many",
                             board->circles[end[e]].id, EX_MAX_DEGREE, s, a, b);
             at->segment[at->degree++] = (int16_t)s;
             drawn[end[e]]++;

@@ -192,6 +192,16 @@ static bool random_ticket(sim *s)
     return swap(s);
 }
 
+/* The turn's own arrow, unless it is placed or no expedition can take one. */
+static bool main_arrow(sim *s)
+{
+    int e = s->turn.main_done ? EX_NONE : random_extendable(s);
+    if (e == EX_NONE)
+        return true;
+    ex_step st;
+    return random_arrow(s, e, &st) && step(s, &st) && settle(s, true);
+}
+
 static bool play_turn(sim *s)
 {
     ex_state before = *s->state;
@@ -200,14 +210,10 @@ static bool play_turn(sim *s)
     s->settled = 0;
     if (chance(s, TICKET_PERCENT) && !random_ticket(s))
         return false;
-    int e = random_extendable(s);
-    if (e != EX_NONE) {
-        ex_step st;
-        if (!random_arrow(s, e, &st) || !step(s, &st) || !settle(s, true))
-            return false;
-    }
-    if (chance(s, TICKET_PERCENT) && !random_ticket(s))
+    if (!main_arrow(s))
         return false;
+    if (chance(s, TICKET_PERCENT) && (!random_ticket(s) || !main_arrow(s)))
+        return false; /* a ticket may free an arrow when none could be placed before it */
     if (!ex_turn_can_end(s->state, &s->turn, s->error))
         return false;
     ex_turn_end(s->state, &s->turn);
