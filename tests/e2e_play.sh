@@ -6,6 +6,7 @@
 set -u
 
 tablescribe=$(realpath "$1")
+fixtures=$(realpath "$(dirname "$0")/../fixtures")
 work=$(mktemp -d "${TMPDIR:-/tmp}/tablescribe-play-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export HOME="$work/home"
@@ -130,10 +131,64 @@ run 2 play --game luxor --players 2 --script lx-curse.txt --db lx-x.sqlite &&
 run 2 play --game expedition-luxor --players 2 --curse && expect "a flag of another game" contains "$err" "Expedition Luxor has no --curse"
 run 2 play --game luxor --players 2 --expansion && expect "luxor has no expansion" contains "$err" "Luxor has no --expansion"
 
+# ---- Expéditions ----
+for players in 2 3 4 5 6; do
+    seed=$((players * 13))
+    run 0 play --game expeditions --players "$players" --random "$seed"
+    printf '%s\n' "$out" >"ex-$players.txt"
+    run 0 play --game expeditions --players "$players" --random "$seed" --json
+    random_scores=$(printf '%s' "$out" | jq -c '[.seats[].score]')
+    run 0 play --game expeditions --players "$players" --script "ex-$players.txt" --json --db ex.sqlite
+    expect "expeditions $players: the script replays to the same scores" \
+        [ "$(printf '%s' "$out" | jq -c '[.seats[].score]')" = "$random_scores" ]
+    expect "expeditions $players: finished" [ "$(printf '%s' "$out" | jq .finished)" = true ]
+done
+expect "expeditions json: seats with cards laid, in hand, tokens recovered, tickets" \
+    [ "$(printf '%s' "$out" | jq '[.seats[] | has("cards_laid") and has("in_hand") and has("tokens_recovered") and has("tickets")] | all')" = true ]
+expect "expeditions json: the board" [ "$(printf '%s' "$out" | jq -r .board)" = stand-in-world-1 ]
+expect "expeditions: the board kept in the archive" \
+    [ "$(sqlite3 ex.sqlite "SELECT options FROM games WHERE id = 1" | jq -r .board)" = stand-in-world-1 ]
+expect "expeditions: default colours" \
+    [ "$(printf '%s' "$out" | jq -c '[.seats[].colour]')" = '["green","purple","orange","black","white","pink"]' ]
+
+# the rule book's example, steps 1-5 (Philippe green, Morgane purple, Bernard orange, Charles black)
+run 0 play --game expeditions --players 4 --names Philippe,Morgane,Bernard,Charles \
+    --script "$fixtures/games/expeditions-book-example.txt" --db ex-book.sqlite --json
+expect "expeditions: the book's example scores" [ "$(printf '%s' "$out" | jq -c '[.seats[].score]')" = '[-11,-13,-9,-12]' ]
+expect "expeditions: the book's example tickets" [ "$(printf '%s' "$out" | jq -c '[.seats[].tickets]')" = '[2,3,2,2]' ]
+expect "expeditions: Bernard has his Harappa token back" [ "$(printf '%s' "$out" | jq '.seats[2].tokens_recovered')" = 1 ]
+run 0 show 1 --db ex-book.sqlite
+expect "expeditions: the turn archived in the notation" contains "$out" "ticket remove red, red petra, green claims petra"
+
+grep -v '^#' "$fixtures/games/expeditions-book-example.txt" | head -18 >ex-part.txt
+printf 'purple: red b1, red babylon\n' >>ex-part.txt
+run 2 play --game expeditions --players 4 --script ex-part.txt --db ex-cut.sqlite
+expect "expeditions: a missing segment named" contains "$err" "ex-part.txt:19: red babylon: no segment joins b1 and babylon"
+expect "expeditions: the game stays open" contains "$out" "stays open"
+printf 'purple: red b1, red caspian-sea\nred babylon, ticket red harappa\n' >ex-rest.txt
+run 0 play --resume 1 --db ex-cut.sqlite --script ex-rest.txt
+expect "expeditions: the resumed turn archived" contains "$out" "orange: red babylon, ticket red harappa"
+jq '.id = "another-map"' "$fixtures/boards/expeditions-world.json" >other-map.json
+run 2 play --resume 1 --db ex-cut.sqlite --board other-map.json --script ex-rest.txt
+expect "expeditions: resume checks the board" contains "$err" "played on board stand-in-world-1, not another-map"
+run 0 play --game expeditions --players 2 --board other-map.json --random 3 --json
+expect "expeditions: --board reads another map" [ "$(printf '%s' "$out" | jq -r .board)" = another-map ]
+printf '{"format": "tablescribe-board", "version": 1' >broken-map.json
+run 2 play --game expeditions --players 2 --board broken-map.json
+expect "expeditions: a broken board file named" contains "$err" "broken-map.json"
+run 2 play --game expeditions --players 2 --board missing-map.json
+expect "expeditions: a missing board file named" contains "$err" "missing-map.json"
+run 2 play --game luxor --players 2 --board other-map.json
+expect "expeditions: --board is for games on a board file" contains "$err" "Luxor is not played on a board file"
+run 2 play --game expeditions --players 2 --colours red,green
+expect "expeditions: a seat may not be an expedition's colour" contains "$err" "yellow, red and blue name the expeditions"
+run 2 play --game expeditions --players 1
+expect "expeditions: 2 to 6 players" contains "$err" "2 to 6"
+
 # ---- bad usage ----
 run 2 play && expect "needs a game" contains "$err" "--game"
 run 2 play --game chess --players 2 && expect "unknown game listed" contains "$err" "expedition-luxor"
-run 1 play --game expeditions --players 2 && expect "an engine not there yet says so" contains "$err" "not available yet"
+run 1 play --game odysseeland --players 2 && expect "an engine not there yet says so" contains "$err" "not available yet"
 run 2 play --game expedition-luxor --players 5 && expect "player range" contains "$err" "2 to 4"
 run 2 play --game expedition-luxor --players 2 --colours red && expect "colour count" contains "$err" "1 colours for 2 players"
 run 2 play --game expedition-luxor --players 2 --colours red,red --db x.sqlite && expect "repeated colour" contains "$err" "two seats are red"

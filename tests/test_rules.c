@@ -6,6 +6,7 @@
 
 #include <cmocka.h>
 
+#include "board_file.h"
 #include "rules.h"
 
 #include <stdlib.h>
@@ -63,6 +64,20 @@ static void test_rules_flags_are_named_once(void **state)
                      RULES_FLAG_CURSE | RULES_FLAG_SPHINX | RULES_FLAG_TILE_PAIRS);
 }
 
+/* The handle of the board a game is played on when no file is given (0: none). */
+static int builtin_board(const char *game)
+{
+    const char *text;
+    size_t length;
+    if (!board_file_builtin(game, &text, &length))
+        return 0;
+    static ex_board board;
+    char error[256];
+    if (!board_file_parse(text, length, "the built-in board", &board, error, sizeof error))
+        fail_msg("%s", error);
+    return ex_board_add(&board);
+}
+
 /* The engines that exist play a random game through the game-agnostic interface alone. */
 static void count_line(void *context, const char *line)
 {
@@ -80,7 +95,7 @@ static void test_rules_engines_play_through_the_table(void **state)
         if (!engine)
             continue;
         void *game = calloc(1, engine->state_size);
-        rules_options options = {.seats = games[g].max_players};
+        rules_options options = {.seats = games[g].max_players, .board = builtin_board(games[g].id)};
         char error[256] = "";
         assert_int_equal(engine->init(game, &options, error, sizeof error), RULES_OK);
         int lines = 0;
