@@ -207,8 +207,9 @@ static bool read_circle(const reader *r, size_t index, json_t *object, ex_board 
         k++;
     char quoted[SHOWN_MAX];
     if (k == EX_KINDS)
-        return fail(r, "%sunknown kind \"%s\" (start, place, blue or red)", where,
-                    shown(json_string_value(kind), json_string_length(kind), quoted, sizeof quoted));
+        return fail(
+            r, "%sunknown kind \"%s\" (start, place, blue or red)", where,
+            shown(json_string_value(kind), json_string_length(kind), quoted, sizeof quoted));
     circle->kind = (uint8_t)k;
     if (!read_string(r, where, object, "name", false, circle->name, sizeof circle->name) ||
         !read_string(r, where, object, "region", false, circle->region, sizeof circle->region))

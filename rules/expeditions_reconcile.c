@@ -2,10 +2,10 @@
  * Expéditions: what a camera sees (arrows with their colour, segment and direction; tokens on
  * the map) and which turn explains a change.
  *
- * The search takes the steps of one turn of the active seat: an arrow is tried only where the
- * table shows an arrow the game does not have yet, a removal only of an arrow the table no
- * longer shows, so every step brings the game closer to the table and the search ends. Ticket
- * or not is a choice the search makes; a token gone from the map is its owner's claim, laid as
+ * The search takes the steps of one turn of the active seat. An arrow the table does not show
+ * is tried only while the tickets left this turn could still remove every such arrow (a turn
+ * may place an arrow and take it back), and each removal spends one of the turn's 2 tickets,
+ * so the search ends. Ticket or not is a choice the search makes; a token gone from the map is its owner's claim, laid as
  * soon as its place is reached. What cannot be seen (swaps, claims of cards without a token, the
  * card turned up as a new objective) is left for the players: the search plays on with an empty
  * deck, so a common objective reached is taken without a card turned up, and the explanation
@@ -15,7 +15,9 @@
 
 #include <string.h>
 
-#define SEARCH_LIMIT 200000 /* steps tried before the answer is called incomplete */
+#define SEARCH_LIMIT 20000 /* steps tried before the answer is called incomplete */
+#define SEEN_STATES 4096   /* positions remembered, so that steps taken in another order are
+                            * searched once */
 
 static bool bit(const uint64_t *set, int i)
 {
@@ -74,6 +76,8 @@ typedef struct search {
     ex_state results[4];              /* the game each explanation leads to */
     ex_step path[EX_MAX_STEPS];
     int tried;
+    uint64_t seen_states[SEEN_STATES]; /* hashes of the positions searched already, 0 = free */
+    bool hidden_arrows; /* the second pass: arrows placed and taken back within the turn */
 } search;
 
 static bool shown(const search *s, int expedition, ex_arrow arrow)
@@ -100,6 +104,22 @@ static bool arrows_match(const search *s, const ex_state *state)
 static bool tokens_match(const search *s, const ex_state *state, int places)
 {
     return memcmp(s->seen_token, state->token, (size_t)places) == 0;
+}
+
+/* The removals the game needs before its arrows can be the table's: an arrow the table does
+ * not show goes only by removing it and every arrow of its colour placed after it. */
+static int removals_needed(const search *s, const ex_state *state)
+{
+    int n = 0;
+    for (int e = 0; e < EX_EXPEDITIONS; e++) {
+        const ex_trail *trail = &state->trails[e];
+        for (int i = 0; i < trail->count; i++)
+            if (!shown(s, e, trail->arrows[i])) {
+                n += trail->count - i;
+                break;
+            }
+    }
+    return n;
 }
 
 static int tickets_of(const ex_step *steps, int count)
@@ -178,6 +198,54 @@ static bool claim_tokens(search *s, ex_state *state, ex_turn *turn, int *count)
     return true;
 }
 
+static uint64_t mix(uint64_t hash, const void *data, size_t size)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < size; i++)
+        hash = (hash ^ p[i]) * 0x100000001b3u; /* FNV-1a */
+    return hash;
+}
+
+/* Whether this position (the game and the turn, as far as the rest of the search depends on
+ * them) was searched already; remembers it if not. */
+static bool searched(search *s, const ex_state *state, const ex_turn *turn)
+{
+    uint64_t hash = 0xcbf29ce484222325u;
+    for (int e = 0; e < EX_EXPEDITIONS; e++) {
+        /* the arrows as a set, plus the last one: arrows taken in another order (a turn's
+         * restarts, which the table cannot tell apart) are one position */
+        const ex_trail *trail = &state->trails[e];
+        uint64_t set = 0;
+        for (int i = 0; i < trail->count; i++) {
+            uint16_t arrow = (uint16_t)arrow_bit(trail->arrows[i]);
+            set += mix(0xcbf29ce484222325u, &arrow, sizeof arrow);
+        }
+        uint16_t last = trail->count ? (uint16_t)arrow_bit(trail->arrows[trail->count - 1]) : 0xffff;
+        hash = mix(hash, &set, sizeof set);
+        hash = mix(hash, &last, sizeof last);
+    }
+    uint8_t counters[] = {turn->tickets_used, turn->main_done, turn->bonus,
+                          (uint8_t)turn->restart, (uint8_t)turn->objective_pending,
+                          state->tickets[state->active]};
+    hash = mix(hash, counters, sizeof counters);
+    hash = mix(hash, state->laid, sizeof state->laid);
+    hash = mix(hash, state->token, sizeof state->token);
+    hash |= 1; /* never 0, the mark of a free slot */
+    for (int probe = 0; probe < SEEN_STATES; probe++) {
+        uint64_t *slot = &s->seen_states[(hash + (uint64_t)probe) % SEEN_STATES];
+        if (*slot == hash)
+            return true;
+        if (*slot == 0) {
+            if (probe < 64) /* a crowded table forgets rather than searches long */
+                *slot = hash;
+            return false;
+        }
+        if (probe >= 64)
+            return false;
+    }
+    return false;
+}
+
 static void explore(search *s, const ex_state *start, const ex_state *state, const ex_turn *turn,
                     int count, bool objective)
 {
@@ -203,29 +271,26 @@ static void explore(search *s, const ex_state *start, const ex_state *state, con
         const ex_step *step = &steps[i];
         if (step->kind == EX_STEP_SWAP)
             continue; /* unseen: for the players to add */
-        if (step->kind == EX_STEP_REMOVE) {
+        if (step->kind == EX_STEP_REMOVE && !s->hidden_arrows) {
             const ex_trail *trail = &state->trails[step->expedition];
             if (shown(s, step->expedition, trail->arrows[trail->count - 1]))
-                continue;
-        } else {
-            int from = step->from != EX_NONE ? board->circles[step->from].node
-                                             : ex_tip(state, step->expedition);
-            int to = board->circles[step->to].node;
-            int segment = ex_board_segment(board, from, to);
-            ex_arrow arrow = {(uint16_t)segment, (uint8_t)(board->segments[segment].node[1] == to)};
-            if (!shown(s, step->expedition, arrow))
-                continue;
+                continue; /* the first pass takes back only what the table no longer shows */
         }
         ex_state next = *state;
         ex_turn next_turn = *turn;
         uint8_t laid_before = (uint8_t)ex_cards_laid(&next, next.active);
         if (ex_turn_step(&next, &next_turn, step, NULL) != EX_OK)
             continue;
+        /* the tickets left this turn must be able to take back what the table does not show
+         * (a ticket won at a red circle later in the turn may pay for one) */
+        if (removals_needed(s, &next) > (s->hidden_arrows ? EX_TICKETS_PER_TURN - next_turn.tickets_used
+                                                         : 0))
+            continue;
         s->path[count] = *step;
         int next_count = count + 1;
         /* an arrow that laid a card for the active seat without a claim took an objective */
         bool took = ex_cards_laid(&next, next.active) > laid_before;
-        if (!claim_tokens(s, &next, &next_turn, &next_count))
+        if (!claim_tokens(s, &next, &next_turn, &next_count) || searched(s, &next, &next_turn))
             continue;
         explore(s, start, &next, &next_turn, next_count, objective || took);
     }
@@ -285,6 +350,15 @@ void ex_reconcile(const ex_state *state, const ex_observation *observation,
     ex_turn turn;
     ex_turn_begin(&game, &turn);
     explore(&s, &game, &game, &turn, 0, false);
+    if (result->count == 0 && !result->search_cut) {
+        /* Nothing placed only what the table shows, nor removed only what it no longer shows:
+         * perhaps an arrow was placed and taken back in the same turn. Rare, and a much larger
+         * search, so it comes second. */
+        s.hidden_arrows = true;
+        s.tried = 0;
+        memset(s.seen_states, 0, sizeof s.seen_states);
+        explore(&s, &game, &game, &turn, 0, false);
+    }
     /* best first: fewer tickets, then fewer steps */
     int kept = result->count < 4 ? result->count : 4;
     for (int i = 1; i < kept; i++)

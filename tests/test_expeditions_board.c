@@ -66,19 +66,20 @@ static char *grid_json(int rows)
 {
     text t = {NULL, 0, 0};
     double spacing = rows <= 7 ? 60 : 35;
-    append(&t, "{\n"
-               "  \"format\": \"tablescribe-board\",\n"
-               "  \"version\": 1,\n"
-               "  \"game\": \"expeditions\",\n"
-               "  \"id\": \"test-grid\",\n"
-               "  \"title\": \"A grid of %d places\",\n"
-               "  \"note\": \"made by tests/test_expeditions_board.c\",\n"
-               "  \"size_mm\": [780, 520],\n"
-               "  \"start_segments\": 6,\n"
-               "  \"circles\": [\n"
-               "    {\"id\": \"start\", \"kind\": \"start\", \"name\": \"Compass rose\", "
-               "\"at\": [375, 20]},\n"
-               "    {\"id\": \"wrap-e\", \"kind\": \"red\", \"at\": [775, 200]},\n",
+    append(&t,
+           "{\n"
+           "  \"format\": \"tablescribe-board\",\n"
+           "  \"version\": 1,\n"
+           "  \"game\": \"expeditions\",\n"
+           "  \"id\": \"test-grid\",\n"
+           "  \"title\": \"A grid of %d places\",\n"
+           "  \"note\": \"made by tests/test_expeditions_board.c\",\n"
+           "  \"size_mm\": [780, 520],\n"
+           "  \"start_segments\": 6,\n"
+           "  \"circles\": [\n"
+           "    {\"id\": \"start\", \"kind\": \"start\", \"name\": \"Compass rose\", "
+           "\"at\": [375, 20]},\n"
+           "    {\"id\": \"wrap-e\", \"kind\": \"red\", \"at\": [775, 200]},\n",
            rows * COLUMNS);
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < COLUMNS; c++)
@@ -501,9 +502,8 @@ static void test_ex_board_file_refuses_missing_keys(void **unused)
 {
     (void)unused;
     /* renamed rather than removed: unknown keys are ignored, so the key is simply missing */
-    static const char *const keys[] = {"format", "version", "game", "id", "title",
-                                       "size_mm", "start_segments", "circles", "wraps",
-                                       "segments"};
+    static const char *const keys[] = {"format",  "version",        "game",    "id",    "title",
+                                       "size_mm", "start_segments", "circles", "wraps", "segments"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         char from[32], to[32], expected[48];
         snprintf(from, sizeof from, "\"%s\":", keys[i]);
@@ -556,18 +556,22 @@ static void test_ex_board_file_refuses_an_unknown_kind(void **unused)
 static void test_ex_board_file_refuses_wrong_types(void **unused)
 {
     (void)unused;
-    REFUSED_EDIT("\"circles\": [", "\"circles\": 5, \"old-circles\": [", "\"circles\" must be an array");
+    REFUSED_EDIT("\"circles\": [", "\"circles\": 5, \"old-circles\": [",
+                 "\"circles\" must be an array");
     REFUSED_EDIT("{\"id\": \"b1\", \"kind\": \"blue\", \"at\": [95, 500]}", "\"b1\"",
                  "circles[72] must be an object");
-    REFUSED_EDIT("\"name\": \"Place 3-3\"", "\"name\": 33", "(\"p3-3\"): \"name\" must be a string");
+    REFUSED_EDIT("\"name\": \"Place 3-3\"", "\"name\": 33",
+                 "(\"p3-3\"): \"name\" must be a string");
     REFUSED_EDIT("\"region\": \"Row 3\"", "\"region\": null", "\"region\" must be a string");
-    REFUSED_EDIT("\"note\": \"made", "\"note\": 5, \"old-note\": \"made", "\"note\" must be a string");
+    REFUSED_EDIT("\"note\": \"made", "\"note\": 5, \"old-note\": \"made",
+                 "\"note\" must be a string");
     REFUSED_EDIT("\"title\": \"A grid of 70 places\"", "\"title\": false",
                  "\"title\" must be a string");
     REFUSED_EDIT("[[\"wrap-w\", \"wrap-e\"]]", "[[\"wrap-w\"]]", "wraps[0] must be two circle ids");
     REFUSED_EDIT("[[\"wrap-w\", \"wrap-e\"]]", "[\"wrap-w\", \"wrap-e\"]",
                  "wraps[0] must be two circle ids");
-    REFUSED_EDIT("\"wraps\": [[", "\"wraps\": \"none\", \"old-wraps\": [[", "\"wraps\" must be an array");
+    REFUSED_EDIT("\"wraps\": [[", "\"wraps\": \"none\", \"old-wraps\": [[",
+                 "\"wraps\" must be an array");
     REFUSED_EDIT("[\"start\", \"p0-2\"]", "[\"start\", 2]", "segments[0] must be two circle ids");
     REFUSED_EDIT("[\"start\", \"p0-2\"]", "[\"start\", \"p0-2\", \"p0-3\"]",
                  "segments[0] must be two circle ids");
@@ -610,9 +614,11 @@ static void test_ex_board_file_refuses_a_bad_size_or_start_count(void **unused)
 static void test_ex_board_file_refuses_positions_outside_the_board(void **unused)
 {
     (void)unused;
-    REFUSED_EDIT("\"at\": [95, 500]", "\"at\": [95]", "circles[72] (\"b1\"): \"at\" must be two numbers in mm");
+    REFUSED_EDIT("\"at\": [95, 500]", "\"at\": [95]",
+                 "circles[72] (\"b1\"): \"at\" must be two numbers in mm");
     REFUSED_EDIT("\"at\": [95, 500]", "\"at\": [\"95\", 500]", "\"at\" must be two numbers in mm");
-    REFUSED_EDIT("\"at\": [95, 500]", "\"at\": [95, 521]", "(\"b1\"): at [95, 521] is outside the 780 x 520 mm board");
+    REFUSED_EDIT("\"at\": [95, 500]", "\"at\": [95, 521]",
+                 "(\"b1\"): at [95, 521] is outside the 780 x 520 mm board");
     REFUSED_EDIT("\"at\": [95, 500]", "\"at\": [-0.5, 500]", "outside");
     REFUSED_EDIT("\"at\": [95, 500]", "\"at\": [781, 500]", "outside");
     /* the edges are inside */
@@ -647,9 +653,11 @@ static void test_ex_board_file_refuses_a_segment_to_an_unknown_circle(void **unu
     (void)unused;
     REFUSED_EDIT("[\"p3-3\", \"p3-4\"]", "[\"p3-3\", \"atlantis\"]",
                  "segment 69 (p3-3 - atlantis): unknown circle 'atlantis'");
-    REFUSED_EDIT("[\"start\", \"p0-2\"]", "[\"\", \"p0-2\"]", "segment 0 ( - p0-2): unknown circle ''");
+    REFUSED_EDIT("[\"start\", \"p0-2\"]", "[\"\", \"p0-2\"]",
+                 "segment 0 ( - p0-2): unknown circle ''");
     /* an id from the file is quoted printable and short */
-    REFUSED_EDIT("[\"start\", \"p0-2\"]", "[\"start\\n\\u00e9 and a very long id that goes on\", \"p0-2\"]",
+    REFUSED_EDIT("[\"start\", \"p0-2\"]",
+                 "[\"start\\n\\u00e9 and a very long id that goes on\", \"p0-2\"]",
                  "unknown circle 'start??? and a very long id ...'");
     REFUSED_EDIT("[[\"wrap-w\", \"wrap-e\"]]", "[[\"wrap-w\", \"wrap-n\"]]",
                  "wrap point 0 (wrap-w - wrap-n): unknown circle 'wrap-n'");
@@ -677,7 +685,8 @@ static void test_ex_board_refuses_a_place_without_a_name(void **unused)
 {
     (void)unused;
     REFUSED_EDIT("\"name\": \"Place 3-3\", ", "", "circle 'p3-3': a place needs a name");
-    REFUSED_EDIT("\"name\": \"Place 3-3\"", "\"name\": \"\"", "circle 'p3-3': a place needs a name");
+    REFUSED_EDIT("\"name\": \"Place 3-3\"", "\"name\": \"\"",
+                 "circle 'p3-3': a place needs a name");
 }
 
 static void test_ex_board_refuses_two_starts_or_none(void **unused)
@@ -713,14 +722,16 @@ static void test_ex_board_refuses_a_repeated_segment_in_either_order(void **unus
     REFUSED_INSERT(SEGMENTS_HEAD, strdup("[\"p3-4\", \"p3-3\"],\n"),
                    "segment 70 (p3-3 - p3-4): joins the same circles as segment 0 (p3-4 - p3-3)");
     /* the two halves of a wrap point are one circle */
-    REFUSED_INSERT(SEGMENTS_HEAD, strdup("[\"wrap-e\", \"p4-0\"],\n"),
-                   "segment 135 (p4-0 - wrap-w): joins the same circles as segment 0 (wrap-e - p4-0)");
+    REFUSED_INSERT(
+        SEGMENTS_HEAD, strdup("[\"wrap-e\", \"p4-0\"],\n"),
+        "segment 135 (p4-0 - wrap-w): joins the same circles as segment 0 (wrap-e - p4-0)");
 }
 
 static void test_ex_board_refuses_wrap_halves_that_are_not_red(void **unused)
 {
     (void)unused;
-    REFUSED_EDIT("{\"id\": \"wrap-w\", \"kind\": \"red\"", "{\"id\": \"wrap-w\", \"kind\": \"blue\"",
+    REFUSED_EDIT("{\"id\": \"wrap-w\", \"kind\": \"red\"",
+                 "{\"id\": \"wrap-w\", \"kind\": \"blue\"",
                  "wrap point 0 (wrap-w - wrap-e): 'wrap-w' is blue, a wrap point's halves are red");
     REFUSED_EDIT("[[\"wrap-w\", \"wrap-e\"]]", "[[\"wrap-w\", \"start\"]]", "'start' is start",
                  "red");
@@ -775,7 +786,8 @@ static void test_ex_board_refuses_a_circle_without_a_segment(void **unused)
                           "\"at\": [300, 300]},\n"),
                    "circle 'lonely' has no segment");
     /* each half of a wrap point is drawn with its own */
-    REFUSED_EDIT("[\"wrap-e\", \"p0-9\"]", "[\"wrap-w\", \"p0-9\"]", "circle 'wrap-e' has no segment");
+    REFUSED_EDIT("[\"wrap-e\", \"p0-9\"]", "[\"wrap-w\", \"p0-9\"]",
+                 "circle 'wrap-e' has no segment");
 }
 
 /* The grid with `count` blue circles "x0".. at the head of circles[], each joined to
@@ -786,7 +798,8 @@ static char *grid_with_spokes(int count, const char *to)
     char format[64];
     snprintf(format, sizeof format, "[\"x%%d\", \"%s\"],\n", to);
     char *segments = repeated(count, format);
-    char *json = inserted(inserted(grid_json(ROWS), CIRCLES_HEAD, circles), SEGMENTS_HEAD, segments);
+    char *json =
+        inserted(inserted(grid_json(ROWS), CIRCLES_HEAD, circles), SEGMENTS_HEAD, segments);
     free(circles);
     free(segments);
     return json;
@@ -834,7 +847,8 @@ static void test_ex_board_refuses_too_few_or_too_many_places(void **unused)
     ex_board board;
     loads(json, &board);
     assert_int_equal(board.place_count, EX_MIN_PLACES);
-    json = replaced(json, "\"id\": \"p6-3\", \"kind\": \"place\"", "\"id\": \"p6-3\", \"kind\": \"blue\"");
+    json = replaced(json, "\"id\": \"p6-3\", \"kind\": \"place\"",
+                    "\"id\": \"p6-3\", \"kind\": \"blue\"");
     REFUSED(json, "the board has 63 places, it needs 64 to 128");
 }
 
