@@ -129,18 +129,21 @@ typedef struct ex_error {
 } ex_error;
 
 /* Checks a board as filled from a file and derives its graph. False, with one line naming the
- * circle or segment and the problem, when: an id is empty, malformed or repeated; a kind is
- * unknown; a place has no name; there is not exactly one start; the start is not joined to
- * start_degree circles; a segment joins an unknown circle, a circle to itself, or two circles
- * already joined; a wrap point's halves are not two red circles at the board's two side edges
+ * circle or segment and the problem (the board is then partly overwritten), when: a count is
+ * beyond its array, start_degree is outside 1..EX_MAX_DEGREE or the size is not positive; an id
+ * is empty, malformed or repeated; a kind is unknown; a place has no name; there is not exactly
+ * one start; the start is not joined to start_degree circles; a segment names a circle index
+ * out of range (the file reader reports unknown ids by name), joins a circle to itself, or
+ * joins two circles already joined; a wrap point's halves are not two red circles at the board's two side edges
  * at the same height; a circle has no segment or more than EX_MAX_DEGREE; a circle cannot be
  * reached from the start; or there are fewer than EX_MIN_PLACES or more than EX_MAX_PLACES
  * places. */
 bool ex_board_prepare(ex_board *board, ex_error *error);
 
 /* Keeps a copy of a prepared board and returns its handle (1..), or 0 when the table is full
- * (4 boards). Adding a board whose id is already there returns that board's handle if the two
- * are identical, else 0. Call once at start-up, before any state refers to it. */
+ * (4 boards) or the board fails ex_board_prepare. Adding a board whose id is already there
+ * returns that board's handle if the two are identical, else 0. Not thread-safe: call at
+ * start-up, before any state refers to it. */
 int ex_board_add(const ex_board *board);
 
 /* The board of a handle, or NULL. */
@@ -293,8 +296,8 @@ void ex_ranks(const ex_state *state, int32_t ranks[EX_MAX_SEATS]);
 int ex_cards_laid(const ex_state *state, int seat);
 
 /* Checks the invariants: 135 arrows between the board and the supply, each expedition a
- * connected trail from the start; the 80 cards between hands, deck, objectives and the laid
- * ones; every seat's 4 tokens placed, recovered or still to place; the 40 tickets. EX_OK or
+ * connected trail from the start; the board's cards (80 on the stand-in map, one per place)
+ * between hands, deck, objectives and the laid ones; every seat's 4 tokens placed, recovered or still to place; the 40 tickets. EX_OK or
  * EX_ILLEGAL with the first broken one. */
 ex_status ex_verify(const ex_state *state, ex_error *error);
 
@@ -398,13 +401,17 @@ typedef struct ex_reconcile_result {
     ex_answer answer;
     int count;
     ex_explanation explanations[4]; /* best first: fewer tickets, then fewer steps */
-    bool search_cut;
+    bool search_cut;  /* the search stopped early or found more than 4 games */
 } ex_reconcile_result;
 
 /* Which turn of the active seat (or which key location at setup) leads from the state to the
- * observation? Arrows added and removed are searched as steps of one turn; a token gone from
+ * observation? Arrows added and removed are searched as steps of one turn (arrows placed and
+ * taken back within the turn in a second pass, when the first finds nothing); a token gone from
  * the board is its owner's claim. Hidden steps (swaps, the claims of cards without tokens,
- * the new objective's card) are for the players to add. */
+ * the new objective's card) are for the players to add. EX_EXPLAINED when one game is found,
+ * or when the best explanation spends fewer tickets than every other (a ticket is not spent
+ * where a free arrow was owed); explanations that differ only in the order of arrows the table
+ * cannot tell apart count once. */
 void ex_reconcile(const ex_state *state, const ex_observation *observation,
                   ex_reconcile_result *result);
 
