@@ -410,8 +410,8 @@ typedef struct ex_reconcile_result {
  * the board is its owner's claim. Hidden steps (swaps, the claims of cards without tokens,
  * the new objective's card) are for the players to add. EX_EXPLAINED when one game is found,
  * or when the best explanation spends fewer tickets than every other (a ticket is not spent
- * where a free arrow was owed); explanations that differ only in the order of arrows the table
- * cannot tell apart count once. */
+ * where a free arrow was owed). Orders of the same arrows that end with the same last arrow
+ * of each expedition count once. */
 void ex_reconcile(const ex_state *state, const ex_observation *observation,
                   ex_reconcile_result *result);
 
