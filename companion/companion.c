@@ -66,7 +66,7 @@ static const cli_command commands[] = {
      "usage: tablescribe play --game G --players N [--colours a,b,..] [--names a,b,..]\n"
      "                        [GAME OPTIONS] [--db FILE] [--script FILE|-] [--json]\n"
      "       tablescribe play --game G --players N [GAME OPTIONS] --random SEED [--json] [--db FILE]\n"
-     "       tablescribe play --resume ID [--db FILE] [--script FILE|-] [--json]\n"
+     "       tablescribe play --resume ID [--db FILE] [--board FILE] [--script FILE|-] [--json]\n"
      "\n"
      "Reads actions in the game's notation, one a line, from a script, standard input, or you at\n"
      "the terminal. Each is checked by the rules (a refused one says which rule, and changes\n"
