@@ -346,6 +346,7 @@ static ex_status spend_ticket(ex_state *state, ex_turn *turn, ex_error *error)
     turn->tickets_used++;
     state->tickets[state->active]--;
     state->ticket_supply++;
+    turn->bonus = 0; /* a blue circle's arrow comes at once or not at all (EX-ENGINE-2) */
     return EX_OK;
 }
 

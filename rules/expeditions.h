@@ -27,7 +27,8 @@
  *   2. The restart after a loop is owed at once (RULES.md: "at once places"): the turn may not
  *      go on with anything else, nor end, until it is placed, unless no arrow of that colour is
  *      left or no segment from a visited circle is free. A blue circle's bonus arrow may be
- *      declined (the book: "peut"); a loop at a blue circle owes the restart first.
+ *      declined (the book: "peut"), and comes at once or not at all: a ticket used before it
+ *      ends it. A loop at a blue circle owes the restart first.
  *   3. A claim names a place reached during this turn (by an arrow, or as the tip left by a
  *      removed arrow); a common objective is taken only on an arrow's arrival, and the new one
  *      must be entered right after (`new objective PLACE`) unless the deck is empty.

@@ -27,7 +27,7 @@
 #include <string.h>
 
 #define MAX_LINE RULES_TEXT_MAX
-#define MAX_CLAUSES (EX_MAX_STEPS + 1)
+#define MAX_CLAUSES EX_MAX_STEPS
 
 typedef rules_word word;
 typedef rules_clause clause;
