@@ -14,10 +14,7 @@
 _Static_assert(EX_MAX_PLACES <= EX_NO_CARD, "a card number fits in a byte beside EX_NO_CARD");
 _Static_assert(EX_COLOUR_MAX == RULES_COLOUR_LENGTH, "one colour size for every engine");
 
-static ex_status fail(ex_error *error, ex_status status, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static ex_status fail(ex_error *error, ex_status status, const char *format, ...)
+ex_status ex_fail(ex_error *error, ex_status status, const char *format, ...)
 {
     if (error) {
         va_list args;
@@ -27,6 +24,8 @@ static ex_status fail(ex_error *error, ex_status status, const char *format, ...
     }
     return status;
 }
+
+#define fail ex_fail
 
 /* ---- small helpers over the board ---- */
 

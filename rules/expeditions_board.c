@@ -9,7 +9,7 @@
  * reachability and the number of places. Messages number wrap points and segments from 0, as
  * the indexes of the file's "wraps" and "segments" arrays.
  */
-#include "expeditions.h"
+#include "expeditions_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,18 +32,8 @@ const char *ex_expedition_name(int expedition)
     return (unsigned)expedition < EX_EXPEDITIONS ? expedition_names[expedition] : NULL;
 }
 
-static bool fail(ex_error *error, const char *format, ...) __attribute__((format(printf, 2, 3)));
-
-static bool fail(ex_error *error, const char *format, ...)
-{
-    if (error) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(error->message, sizeof error->message, format, args);
-        va_end(args);
-    }
-    return false;
-}
+/* a board that fails a check is refused with the reason */
+#define fail(error, ...) (ex_fail(error, EX_BAD_CONFIG, __VA_ARGS__), false)
 
 /* The id rule of the board format: 1..EX_ID_MAX-1 of a-z 0-9 '-', a letter first. The array
  * may come from anywhere, so the terminator is looked for, not assumed. */
@@ -155,14 +145,14 @@ static int find_start(const ex_board *board, ex_error *error)
         if (board->circles[c].kind != EX_KIND_START)
             continue;
         if (start != EX_NONE) {
-            fail(error, "two starts: circles '%s' and '%s'", board->circles[start].id,
-                 board->circles[c].id);
+            ex_fail(error, EX_BAD_CONFIG, "two starts: circles '%s' and '%s'",
+                    board->circles[start].id, board->circles[c].id);
             return EX_NONE;
         }
         start = c;
     }
     if (start == EX_NONE)
-        fail(error, "the board has no start (a circle of kind \"start\")");
+        ex_fail(error, EX_BAD_CONFIG, "the board has no start (a circle of kind \"start\")");
     return start;
 }
 

@@ -4,6 +4,11 @@
 
 #include "expeditions.h"
 
+/* Writes the reason into error (when not NULL) and returns status: the engine's one way to
+ * refuse. */
+ex_status ex_fail(ex_error *error, ex_status status, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* The nodes an arrow goes from and to. */
 int ex_arrow_from(const ex_board *board, ex_arrow arrow);
 int ex_arrow_to(const ex_board *board, ex_arrow arrow);

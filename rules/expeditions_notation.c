@@ -36,19 +36,8 @@ static const char step_forms[] =
     "a step is `red rome`, `ticket red rome`, `ticket remove red`, `ticket swap`, "
     "`green claims rome` or `new objective rome`";
 
-static ex_status fail(ex_error *error, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static ex_status fail(ex_error *error, const char *format, ...)
-{
-    if (error) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(error->message, sizeof error->message, format, args);
-        va_end(args);
-    }
-    return EX_BAD_NOTATION;
-}
+/* every refusal of the parser is bad notation */
+#define fail(error, ...) ex_fail(error, EX_BAD_NOTATION, __VA_ARGS__)
 
 static int expedition_of(const word *w)
 {
