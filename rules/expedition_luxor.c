@@ -81,17 +81,13 @@ void el_config_default(el_config *config)
     static const char *const colours[EL_MAX_SEATS] = {"orange", "black", "grey", "yellow"};
     memset(config, 0, sizeof *config);
     config->seats = 4;
-    for (int i = 0; i < EL_MAX_SEATS; i++)
-        snprintf(config->colours[i], EL_COLOUR_MAX, "%s", colours[i]);
+    rules_colours_default(config->colours, colours, EL_MAX_SEATS);
 }
 
 el_status el_init(el_state *state, const el_config *config, el_error *error)
 {
-    if (config->seats < 2 || config->seats > EL_MAX_SEATS)
-        return fail(error, EL_BAD_CONFIG, "Expedition Luxor is played by 2 to 4, not %d",
-                    config->seats);
-    if (!rules_colours_valid(config->colours, config->seats, error ? error->message : NULL,
-                             error ? sizeof error->message : 0))
+    if (!rules_seats_valid("Expedition Luxor", 2, EL_MAX_SEATS, config->seats, config->colours,
+                           error ? error->message : NULL, error ? sizeof error->message : 0))
         return EL_BAD_CONFIG;
     memset(state, 0, sizeof *state);
     state->config = *config;

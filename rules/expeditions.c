@@ -78,17 +78,14 @@ void ex_config_default(ex_config *config, int seats)
 {
     memset(config, 0, sizeof *config);
     config->seats = seats;
-    for (int i = 0; i < EX_MAX_SEATS; i++)
-        snprintf(config->colours[i], EX_COLOUR_MAX, "%s", default_colours[i]);
+    rules_colours_default(config->colours, default_colours, EX_MAX_SEATS);
 }
 
 ex_status ex_init(ex_state *state, const ex_config *config, ex_error *error)
 {
-    if (config->seats < 2 || config->seats > EX_MAX_SEATS)
-        return fail(error, EX_BAD_CONFIG, "Expéditions is for 2 to 6 players, not %d",
-                    config->seats);
     char reason[128];
-    if (!rules_colours_valid(config->colours, config->seats, reason, sizeof reason))
+    if (!rules_seats_valid("Expéditions", 2, EX_MAX_SEATS, config->seats, config->colours, reason,
+                           sizeof reason))
         return fail(error, EX_BAD_CONFIG, "%s", reason);
     for (int i = 0; i < config->seats; i++)
         for (int e = 0; e < EX_EXPEDITIONS; e++)

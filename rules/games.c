@@ -31,6 +31,23 @@ bool rules_colours_valid(const char (*colours)[RULES_COLOUR_LENGTH], int seats, 
     return true;
 }
 
+bool rules_seats_valid(const char *title, int min, int max, int seats,
+                       const char (*colours)[RULES_COLOUR_LENGTH], char *message, size_t size)
+{
+    if (seats < min || seats > max) {
+        snprintf(message, size, "%s is played by %d to %d, not %d", title, min, max, seats);
+        return false;
+    }
+    return rules_colours_valid(colours, seats, message, size);
+}
+
+void rules_colours_default(char (*colours)[RULES_COLOUR_LENGTH], const char *const *names,
+                           int count)
+{
+    for (int i = 0; i < count; i++)
+        snprintf(colours[i], RULES_COLOUR_LENGTH, "%s", names[i]);
+}
+
 extern const rules_engine el_engine;
 extern const rules_engine lx_engine;
 extern const rules_engine ex_engine;

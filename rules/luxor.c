@@ -46,16 +46,13 @@ void lx_config_default(lx_config *config)
 {
     memset(config, 0, sizeof *config);
     config->seats = LX_MAX_SEATS;
-    for (int i = 0; i < LX_MAX_SEATS; i++)
-        snprintf(config->colours[i], LX_COLOUR_MAX, "%s", default_colours[i]);
+    rules_colours_default(config->colours, default_colours, LX_MAX_SEATS);
 }
 
 lx_status lx_init(lx_state *state, const lx_config *config, lx_error *error)
 {
-    if (config->seats < 2 || config->seats > LX_MAX_SEATS)
-        return fail(error, LX_BAD_CONFIG, "Luxor is played by 2 to 4, not %d", config->seats);
-    if (!rules_colours_valid(config->colours, config->seats, error ? error->message : NULL,
-                             error ? sizeof error->message : 0))
+    if (!rules_seats_valid("Luxor", 2, LX_MAX_SEATS, config->seats, config->colours,
+                           error ? error->message : NULL, error ? sizeof error->message : 0))
         return LX_BAD_CONFIG;
     memset(state, 0, sizeof *state);
     state->config = *config;

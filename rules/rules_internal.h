@@ -12,4 +12,13 @@
 bool rules_colours_valid(const char (*colours)[RULES_COLOUR_LENGTH], int seats, char *message,
                          size_t size);
 
+/* Whether a game for min..max seats can seat `seats` with these colours (rules_colours_valid);
+ * if not, the reason ("Luxor is played by 2 to 4, not 5") goes into message. */
+bool rules_seats_valid(const char *title, int min, int max, int seats,
+                       const char (*colours)[RULES_COLOUR_LENGTH], char *message, size_t size);
+
+/* Copies count default colours (names of up to RULES_COLOUR_LENGTH - 1 letters). */
+void rules_colours_default(char (*colours)[RULES_COLOUR_LENGTH], const char *const *names,
+                           int count);
+
 #endif

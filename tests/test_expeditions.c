@@ -585,7 +585,7 @@ static void test_ex_setup_deal_tickets_and_colours(void **state_)
     ex_config_default(&config, 7);
     config.board = board_handle;
     assert_int_equal(ex_init(&s, &config, &error), EX_BAD_CONFIG);
-    assert_non_null(strstr(error.message, "2 to 6 players"));
+    assert_non_null(strstr(error.message, "played by 2 to 6"));
     ex_config_default(&config, 1);
     assert_int_equal(ex_init(&s, &config, &error), EX_BAD_CONFIG);
     ex_config_default(&config, 3);
