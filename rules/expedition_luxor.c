@@ -60,19 +60,9 @@ int el_entry_requirement(int type) { return entry_requirement[type]; }
 
 int el_tile_value(int type) { return tile_value[type]; }
 
-static el_status fail(el_error *error, el_status status, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static el_status fail(el_error *error, el_status status, const char *format, ...)
-{
-    if (error) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(error->message, sizeof error->message, format, args);
-        va_end(args);
-    }
-    return status;
-}
+#define fail(error, status, ...)                                                              \
+    ((el_status)rules_fail((error), sizeof (error)->message, status, \
+                           __VA_ARGS__))
 
 /* ---- the state ---- */
 

@@ -14,17 +14,6 @@
 _Static_assert(EX_MAX_PLACES <= EX_NO_CARD, "a card number fits in a byte beside EX_NO_CARD");
 _Static_assert(EX_COLOUR_MAX == RULES_COLOUR_LENGTH, "one colour size for every engine");
 
-ex_status ex_fail(ex_error *error, ex_status status, const char *format, ...)
-{
-    if (error) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(error->message, sizeof error->message, format, args);
-        va_end(args);
-    }
-    return status;
-}
-
 #define fail ex_fail
 
 /* ---- small helpers over the board ---- */

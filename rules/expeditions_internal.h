@@ -3,11 +3,13 @@
 #define TS_EXPEDITIONS_INTERNAL_H
 
 #include "expeditions.h"
+#include "rules_internal.h"
 
 /* Writes the reason into error (when not NULL) and returns status: the engine's one way to
  * refuse. */
-ex_status ex_fail(ex_error *error, ex_status status, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+#define ex_fail(error, status, ...)                                                           \
+    ((ex_status)rules_fail((error), sizeof (error)->message, status, \
+                           __VA_ARGS__))
 
 /* The nodes an arrow goes from and to. */
 int ex_arrow_from(const ex_board *board, ex_arrow arrow);

@@ -1,6 +1,8 @@
 #include "rules.h"
 #include "rules_internal.h"
 
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +31,21 @@ bool rules_colours_valid(const char (*colours)[RULES_COLOUR_LENGTH], int seats, 
             }
     }
     return true;
+}
+
+_Static_assert(offsetof(el_error, message) == 0 && offsetof(lx_error, message) == 0 &&
+                   offsetof(ex_error, message) == 0,
+               "rules_fail writes an engine's error through its first member");
+
+int rules_fail(void *error, size_t size, int status, const char *format, ...)
+{
+    if (error) {
+        va_list args;
+        va_start(args, format);
+        vsnprintf(error, size, format, args); /* the message is the error's first member */
+        va_end(args);
+    }
+    return status;
 }
 
 bool rules_seats_valid(const char *title, int min, int max, int seats,

@@ -28,19 +28,9 @@ int lx_animal_of(const char *name, size_t length)
     return -1;
 }
 
-static lx_status fail(lx_error *error, lx_status status, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static lx_status fail(lx_error *error, lx_status status, const char *format, ...)
-{
-    if (error) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(error->message, sizeof error->message, format, args);
-        va_end(args);
-    }
-    return status;
-}
+#define fail(error, status, ...)                                                              \
+    ((lx_status)rules_fail((error), sizeof (error)->message, status, \
+                           __VA_ARGS__))
 
 void lx_config_default(lx_config *config)
 {

@@ -16,6 +16,7 @@
  * seat to play.
  */
 #include "luxor_internal.h"
+#include "rules_internal.h"
 #include "rules_text.h"
 
 #include <stdarg.h>
@@ -28,18 +29,10 @@
 typedef rules_word word;
 typedef rules_clause clause;
 
-static lx_status fail(lx_error *error, const char *format, ...) __attribute__((format(printf, 2, 3)));
-
-static lx_status fail(lx_error *error, const char *format, ...)
-{
-    if (error) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(error->message, sizeof error->message, format, args);
-        va_end(args);
-    }
-    return LX_BAD_NOTATION;
-}
+/* every refusal of the parser is bad notation */
+#define fail(error, ...)                                                                      \
+    ((lx_status)rules_fail((error), sizeof (error)->message,         \
+                           LX_BAD_NOTATION, __VA_ARGS__))
 
 static bool is(const word *w, const char *text)
 {

@@ -21,4 +21,10 @@ bool rules_seats_valid(const char *title, int min, int max, int seats,
 void rules_colours_default(char (*colours)[RULES_COLOUR_LENGTH], const char *const *names,
                            int count);
 
+/* Writes the reason into an engine's error (when not NULL) and returns status: how every engine
+ * refuses. error is an el_error, lx_error or ex_error, whose first member is its message of
+ * size bytes; each engine wraps this for its own types. */
+int rules_fail(void *error, size_t size, int status, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #endif
