@@ -130,7 +130,7 @@ static int tickets_of(const ex_step *steps, int count)
     return n;
 }
 
-static void record(search *s, const ex_state *start, const ex_state *end, int count,
+static void record(search *s, const ex_state *end, int count,
                    bool objective)
 {
     ex_reconcile_result *r = s->result;
@@ -147,7 +147,6 @@ static void record(search *s, const ex_state *start, const ex_state *end, int co
             }
             return;
         }
-    (void)start;
     int tickets = tickets_of(s->path, count);
     int slot = r->count;
     if (r->count >= 4) {
@@ -180,7 +179,6 @@ static void record(search *s, const ex_state *start, const ex_state *end, int co
 /* Lays the cards whose tokens the table no longer shows, once their places are reached. */
 static bool claim_tokens(search *s, ex_state *state, ex_turn *turn, int *count)
 {
-    const ex_board *board = ex_board_of(state);
     for (int i = 0; i < turn->reached_count; i++) {
         int card = turn->reached[i];
         int owner = state->token[card];
@@ -194,7 +192,6 @@ static bool claim_tokens(search *s, ex_state *state, ex_turn *turn, int *count)
             return false;
         s->path[(*count)++] = claim;
     }
-    (void)board;
     return true;
 }
 
@@ -246,7 +243,7 @@ static bool searched(search *s, const ex_state *state, const ex_turn *turn)
     return false;
 }
 
-static void explore(search *s, const ex_state *start, const ex_state *state, const ex_turn *turn,
+static void explore(search *s, const ex_state *state, const ex_turn *turn,
                     int count, bool objective)
 {
     if (++s->tried > SEARCH_LIMIT) {
@@ -259,7 +256,7 @@ static void explore(search *s, const ex_state *start, const ex_state *state, con
         ex_state end = *state;
         ex_turn last = *turn;
         ex_turn_end(&end, &last);
-        record(s, start, &end, count, objective);
+        record(s, &end, count, objective);
     }
     ex_step steps[EX_MAX_CIRCLES * 2];
     size_t n = ex_legal_steps(state, turn, steps, sizeof steps / sizeof steps[0]);
@@ -292,7 +289,7 @@ static void explore(search *s, const ex_state *start, const ex_state *state, con
         bool took = ex_cards_laid(&next, next.active) > laid_before;
         if (!claim_tokens(s, &next, &next_turn, &next_count) || searched(s, &next, &next_turn))
             continue;
-        explore(s, start, &next, &next_turn, next_count, objective || took);
+        explore(s, &next, &next_turn, next_count, objective || took);
     }
 }
 
@@ -349,7 +346,7 @@ void ex_reconcile(const ex_state *state, const ex_observation *observation,
     game.deck = 0; /* the card turned up is unseen: see the comment at the top */
     ex_turn turn;
     ex_turn_begin(&game, &turn);
-    explore(&s, &game, &game, &turn, 0, false);
+    explore(&s, &game, &turn, 0, false);
     if (result->count == 0 && !result->search_cut) {
         /* Nothing placed only what the table shows, nor removed only what it no longer shows:
          * perhaps an arrow was placed and taken back in the same turn. Rare, and a much larger
@@ -357,7 +354,7 @@ void ex_reconcile(const ex_state *state, const ex_observation *observation,
         s.hidden_arrows = true;
         s.tried = 0;
         memset(s.seen_states, 0, sizeof s.seen_states);
-        explore(&s, &game, &game, &turn, 0, false);
+        explore(&s, &game, &turn, 0, false);
     }
     /* best first: fewer tickets, then fewer steps */
     int kept = result->count < 4 ? result->count : 4;
