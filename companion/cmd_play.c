@@ -30,6 +30,7 @@ typedef struct play_options {
     uint64_t seed;
     int64_t resume;
     const char *board; /* --board FILE: the map of a game played on a board file */
+    int adventure;     /* --adventure K: Odyssée-land's adventure, 0 when not given */
 } play_options;
 
 typedef struct session {
@@ -44,7 +45,7 @@ typedef struct session {
     bool quiet; /* no running scores (the JSON summary, or a random game's script) */
     bool ready; /* the rules are set up: there is a game to summarise */
     int board;  /* the board's handle for the rules, 0 for games without a board file */
-    char board_id[EX_ID_MAX];
+    char board_id[OD_ID_MAX > EX_ID_MAX ? OD_ID_MAX : EX_ID_MAX];
 } session;
 
 /* ---- options ---- */
@@ -71,7 +72,8 @@ static int parse_play_options(const cli_command *command, int argc, char **argv,
                               play_options *options)
 {
     /* the games' flags (--expansion, --curse, ...) come from the game table: FLAG + index */
-    enum { GAME = 1000, PLAYERS, COLOURS, NAMES, DB, SCRIPT, JSON, RANDOM, RESUME, BOARD, FLAG };
+    enum { GAME = 1000, PLAYERS, COLOURS, NAMES, DB, SCRIPT, JSON, RANDOM, RESUME, BOARD, ADVENTURE,
+           FLAG };
     static const struct option fixed[] = {
         {"game", required_argument, NULL, GAME},
         {"players", required_argument, NULL, PLAYERS},
@@ -84,6 +86,7 @@ static int parse_play_options(const cli_command *command, int argc, char **argv,
         {"random", required_argument, NULL, RANDOM},
         {"resume", required_argument, NULL, RESUME},
         {"board", required_argument, NULL, BOARD},
+        {"adventure", required_argument, NULL, ADVENTURE},
     };
     size_t flag_count;
     const rules_flag *flags = rules_flags(&flag_count);
@@ -112,6 +115,11 @@ static int parse_play_options(const cli_command *command, int argc, char **argv,
         case DB: options->db_path = optarg; break;
         case SCRIPT: options->script = optarg; break;
         case BOARD: options->board = optarg; break;
+        case ADVENTURE:
+            if (!cli_parse_number(optarg, 1, 6, true, &number))
+                return cli_usage_error(command, "--adventure %s: an adventure 1 to 6", optarg);
+            options->adventure = (int)number;
+            break;
         case JSON: options->json = true; break;
         case RANDOM: {
             char *end = NULL;
@@ -162,25 +170,31 @@ static int load_board(session *s, const char *path)
                                    path, s->game->title);
         return EXIT_OK;
     }
-    ex_board *board = malloc(sizeof *board);
+    bool odysseeland = strcmp(s->game->id, "odysseeland") == 0;
+    void *board = malloc(odysseeland ? sizeof(od_board) : sizeof(ex_board));
     if (!board) {
         cli_error(s->command, "out of memory");
         return EXIT_FAILURE_OTHER;
     }
     char error[320];
-    bool read = path ? board_file_read(path, board, error, sizeof error)
-                     : board_file_parse(text, length, "the built-in board", board, error,
-                                        sizeof error);
+    const char *builtin = "the built-in board";
+    bool read = odysseeland
+                    ? (path ? board_file_read_odysseeland(path, board, error, sizeof error)
+                            : board_file_parse_odysseeland(text, length, builtin, board, error,
+                                                           sizeof error))
+                    : (path ? board_file_read(path, board, error, sizeof error)
+                            : board_file_parse(text, length, builtin, board, error, sizeof error));
+    const char *id = odysseeland ? ((od_board *)board)->id : ((ex_board *)board)->id;
     int code = EXIT_OK;
     if (!read) {
         code = path ? cli_usage_error(s->command, "%s", error) : EXIT_FAILURE_OTHER;
         if (!path)
             cli_error(s->command, "%s", error);
-    } else if (!(s->board = ex_board_add(board))) {
-        cli_error(s->command, "board %s: another board with this id is already loaded", board->id);
+    } else if (!(s->board = odysseeland ? od_board_add(board) : ex_board_add(board))) {
+        cli_error(s->command, "board %s: another board with this id is already loaded", id);
         code = EXIT_FAILURE_OTHER;
     } else {
-        snprintf(s->board_id, sizeof s->board_id, "%s", board->id);
+        snprintf(s->board_id, sizeof s->board_id, "%s", id);
     }
     free(board);
     return code;
@@ -273,6 +287,8 @@ static int create_archive_game(session *s, const play_options *options,
                                 json_boolean((options->flags & flags[i].flag) != 0));
     if (s->board)
         json_object_set_new(json_options, "board", json_string(s->board_id));
+    if (options->adventure)
+        json_object_set_new(json_options, "adventure", json_integer(options->adventure));
     char *options_text = json_dumps(json_options, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(json_options);
     game.options_json = options_text;
@@ -362,10 +378,12 @@ static int resume(session *s, play_options *options)
     for (size_t i = 0; i < flag_count; i++)
         if (json_is_true(json_object_get(stored, flags[i].key)))
             options->flags |= flags[i].flag;
-    char played_on[EX_ID_MAX] = "";
+    char played_on[sizeof s->board_id] = "";
     if (json_is_string(json_object_get(stored, "board")))
-        snprintf(played_on, sizeof played_on, "%.23s",
+        snprintf(played_on, sizeof played_on, "%.31s",
                  json_string_value(json_object_get(stored, "board")));
+    if (json_is_integer(json_object_get(stored, "adventure")))
+        options->adventure = (int)json_integer_value(json_object_get(stored, "adventure"));
     json_decref(stored);
     if ((code = load_board(s, options->board)) == EXIT_OK && s->board &&
         strcmp(played_on, s->board_id) != 0)
@@ -376,7 +394,8 @@ static int resume(session *s, play_options *options)
         return code;
     }
     rules_options rules = {.seats = game->seat_count, .colour_count = game->seat_count,
-                           .flags = options->flags, .board = s->board};
+                           .flags = options->flags, .board = s->board,
+                           .adventure = options->adventure};
     for (int i = 0; i < game->seat_count; i++)
         snprintf(rules.colours[i], RULES_COLOUR_MAX, "%.15s", game->seats[i].seat.colour);
     char error[256];
@@ -488,7 +507,12 @@ static int set_up(session *s, play_options *options)
     int code = load_board(s, options->board);
     if (code != EXIT_OK)
         return code;
-    rules_options rules = {.seats = options->players, .flags = options->flags, .board = s->board};
+    if (options->adventure && strcmp(s->game->id, "odysseeland") != 0)
+        return cli_usage_error(command, "--adventure: %s has no adventures", s->game->title);
+    if (!options->adventure && strcmp(s->game->id, "odysseeland") == 0)
+        options->adventure = 1; /* archived, so that a resume plays the same one */
+    rules_options rules = {.seats = options->players, .flags = options->flags, .board = s->board,
+                           .adventure = options->adventure};
     if (options->colours) {
         char fields[RULES_MAX_SEATS][RULES_COLOUR_MAX * 4];
         int count = split_list(options->colours, fields, RULES_MAX_SEATS, RULES_COLOUR_MAX);
@@ -588,7 +612,7 @@ int cli_play(const cli_command *command, int argc, char **argv)
         if (code == EXIT_OK && s.archive) {
             rules_options rules = {.seats = s.engine->seat_count(s.state), .flags = options.flags,
                                    .colour_count = s.engine->seat_count(s.state),
-                                   .board = s.board};
+                                   .board = s.board, .adventure = options.adventure};
             for (int i = 0; i < rules.seats; i++)
                 snprintf(rules.colours[i], RULES_COLOUR_MAX, "%s", s.engine->colour(s.state, i));
             s.engine->init(s.state, &rules, error, sizeof error);
@@ -611,6 +635,8 @@ int cli_play(const cli_command *command, int argc, char **argv)
                     printf(" --%s", flags[i].option);
             if (options.board)
                 printf(" --board %s", options.board);
+            if (options.adventure)
+                printf(" --adventure %d", options.adventure);
             printf(" --random %llu\n", (unsigned long long)options.seed);
             for (size_t i = 0; i < lines.count; i++)
                 puts(lines.lines[i]);

@@ -7,7 +7,8 @@
 #include <string.h>
 
 _Static_assert(RULES_COLOUR_LENGTH == RULES_COLOUR_MAX && RULES_COLOUR_LENGTH == EL_COLOUR_MAX &&
-                   RULES_COLOUR_LENGTH == LX_COLOUR_MAX && RULES_COLOUR_LENGTH == EX_COLOUR_MAX,
+                   RULES_COLOUR_LENGTH == LX_COLOUR_MAX && RULES_COLOUR_LENGTH == EX_COLOUR_MAX &&
+                   RULES_COLOUR_LENGTH == OD_COLOUR_MAX,
                "one colour size for every engine");
 
 bool rules_colours_valid(const char (*colours)[RULES_COLOUR_LENGTH], int seats, char *message,
@@ -34,7 +35,7 @@ bool rules_colours_valid(const char (*colours)[RULES_COLOUR_LENGTH], int seats, 
 }
 
 _Static_assert(offsetof(el_error, message) == 0 && offsetof(lx_error, message) == 0 &&
-                   offsetof(ex_error, message) == 0,
+                   offsetof(ex_error, message) == 0 && offsetof(od_error, message) == 0,
                "rules_fail writes an engine's error through its first member");
 
 int rules_fail(void *error, size_t size, int status, const char *format, ...)
@@ -68,6 +69,7 @@ void rules_colours_default(char (*colours)[RULES_COLOUR_LENGTH], const char *con
 extern const rules_engine el_engine;
 extern const rules_engine lx_engine;
 extern const rules_engine ex_engine;
+extern const rules_engine od_engine;
 
 static const rules_flag flags[] = {
     {RULES_FLAG_EXPANSION, "expansion", "expansion"},
@@ -75,6 +77,7 @@ static const rules_flag flags[] = {
     {RULES_FLAG_CURSE, "curse", "curse"},
     {RULES_FLAG_SPHINX, "sphinx", "sphinx"},
     {RULES_FLAG_TILE_PAIRS, "tile-pairs", "tile_pairs"},
+    {RULES_FLAG_COLOSSAL, "colossal", "colossal"},
 };
 
 const rules_flag *rules_flags(size_t *count)
@@ -90,7 +93,7 @@ static const rules_game games[] = {
     {"luxor", "Luxor", 2, 4, RULES_FLAG_CURSE | RULES_FLAG_SPHINX | RULES_FLAG_TILE_PAIRS,
      &lx_engine},
     {"expeditions", "Expéditions – Autour du Monde", 2, 6, 0, &ex_engine},
-    {"odysseeland", "Odyssée-land", 2, 4, 0, NULL},
+    {"odysseeland", "Odyssée-land", 2, 4, RULES_FLAG_COLOSSAL, &od_engine},
 };
 
 const rules_game *rules_games(size_t *count)

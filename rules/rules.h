@@ -7,8 +7,8 @@
  *                                │
  *                                └─▶ one engine per game, with its own header for what only
  *                                    that game has (moves, observations, reconcile):
- *                                    expedition_luxor.h, luxor.h, expeditions.h; one more
- *                                    to come
+ *                                    expedition_luxor.h, luxor.h, expeditions.h,
+ *                                    odysseeland.h
  *
  * The tracker, the archive and the live view work through this table and never name a game.
  * This module depends on libc and libm only.
@@ -23,6 +23,7 @@
 #include "expedition_luxor.h"
 #include "expeditions.h"
 #include "luxor.h"
+#include "odysseeland.h"
 
 /* The most seats any supported game has (Expéditions: 6). */
 #define RULES_MAX_SEATS 6
@@ -48,8 +49,10 @@ typedef struct rules_options {
     int colour_count; /* 0: the game's default colours */
     char colours[RULES_MAX_SEATS][RULES_COLOUR_MAX];
     unsigned flags;   /* RULES_FLAG_* */
-    int board;        /* games played on a board file (Expéditions): its handle from the
-                       * game's board table (ex_board_add); 0 for the others */
+    int board;        /* games played on a board file (Expéditions, Odyssée-land): its handle
+                       * from the game's board table (ex_board_add, od_board_add); 0 for the
+                       * others */
+    int adventure;    /* Odyssée-land: the adventure played, 1-6 (0: the first) */
 } rules_options;
 
 #define RULES_FLAG_EXPANSION 1u  /* Expedition Luxor: "New Adventures" */
@@ -57,6 +60,7 @@ typedef struct rules_options {
 #define RULES_FLAG_CURSE 4u      /* Luxor: the Curse of the Pharaoh variant */
 #define RULES_FLAG_SPHINX 8u     /* Luxor: the Eyes of the Sphinx variant */
 #define RULES_FLAG_TILE_PAIRS 16u /* Luxor: D-LX-3's option, a tile's own two animals pair */
+#define RULES_FLAG_COLOSSAL 32u  /* Odyssée-land, adventure 4: the colossal giant */
 
 /* A flag as the command line and the archive name it: `--curse`, {"curse": true}. */
 typedef struct rules_flag {

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #define RULES_TEXT_MAX 1024 /* the longest line any engine reads, with its '\0' */
-#define RULES_CLAUSE_WORDS 8
+#define RULES_CLAUSE_WORDS 32 /* an Odyssée-land fight names every die and herb */
 
 typedef struct rules_word {
     const char *text;
