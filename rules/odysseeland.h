@@ -356,6 +356,7 @@ typedef struct od_observed_place {
 typedef struct od_observation {
     od_observed_place places[OD_PLACES];
     int sprite_field;                 /* OD_NONE when beside the board */
+    int king_field;                   /* adventure 6: the creature guarding the king, or OD_NONE */
 } od_observation;
 
 void od_observe(const od_state *state, od_observation *observation);
@@ -370,10 +371,13 @@ typedef enum {
 #define OD_MAX_EXPLANATIONS 8
 
 /* An explanation is a turn whose fights carry their outcome only (contributors = -1: won,
- * -2: lost); the dice and what was spent are for the players to enter. */
+ * -2: lost); the dice and what was spent are for the players to enter, and so are the cards
+ * that left no trace on the board (`unseen`: an item taken at once by an adventurer standing
+ * there, or a card whose stock is empty). */
 typedef struct od_explanation {
     od_turn turn;
-    int rank;                         /* 0 best: fewest fights, then fewest steps */
+    int unseen;                       /* cards turned that the board does not show */
+    int fights;
 } od_explanation;
 
 typedef struct od_reconcile_result {
@@ -383,7 +387,10 @@ typedef struct od_reconcile_result {
 } od_reconcile_result;
 
 /* Which turns of the active seat turn the board of `state` into the one observed: the cards
- * (read from what appeared), then up to two moves. */
+ * read from what appeared, then up to two moves, then extraordinary companions; ranked by
+ * fewest fights, then fewest steps. Limits: a giant's fight is explained only where the
+ * princess's field is known; a second move that leaves the first move's origin looking as it
+ * did is not searched. */
 void od_reconcile(const od_state *state, const od_observation *observation,
                   od_reconcile_result *result);
 
