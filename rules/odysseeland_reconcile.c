@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define MAX_VISIBLE 4
-#define MAX_OPTIONAL 8
+#define MAX_OPTIONAL 16
 
 void od_observe(const od_state *state, od_observation *observation)
 {
@@ -169,10 +169,18 @@ static void moves(search *s, const od_state *state, int depth, int unseen)
         /* a move's origin must look different at the end (see the header's limits) */
         if (same_place(&now.places[list[i].place], &s->observation->places[list[i].place]))
             continue;
+        /* the last move ends where the camera sees the seat, unless its fight was lost */
+        int dest = od_destination(list[i].place, list[i].direction, list[i].distance);
+        int mover = list[i].seat != OD_NONE ? list[i].seat : state->active;
+        bool seen_there = s->observation->places[dest].adventurers[mover] > 0;
+        if (depth == 1 && !seen_there && !list[i].fights)
+            continue;
         for (int outcome = 1; outcome >= 0; outcome--) {
             od_step step = list[i];
             if (!step.fights && outcome == 0)
                 break;
+            if (depth == 1 && step.fights && (outcome == 1) != seen_there)
+                continue;
             if (step.fights) {
                 step.fight.contributors = outcome ? -1 : -2;
                 step.fight.king = OD_NONE;
@@ -285,7 +293,7 @@ void od_reconcile(const od_state *state, const od_observation *observation,
     if (state->phase != OD_PHASE_TURN)
         return;
     search s = {.before = state, .observation = observation, .result = result};
-    od_step visible[MAX_VISIBLE + MAX_OPTIONAL];
+    od_step visible[MAX_VISIBLE];
     int optional[MAX_OPTIONAL];
     int v = 0, o = 0, traceless = 0;
     bool cards = state->config.adventure != OD_KING && state->deck > 0;
@@ -314,10 +322,12 @@ void od_reconcile(const od_state *state, const od_observation *observation,
         int companions_before = was->waiting;
         for (int seat = 0; seat < OD_MAX_SEATS; seat++)
             companions_before += was->companions[seat];
-        /* a card that may have been turned without showing: a companion joining an adventurer
-         * there, a creature fought at once, or an item taken at once or on arrival */
-        bool maybe = (terrain == OD_CITY && (stood_before || stands_after) &&
-                      seen->companions > companions_before) ||
+        /* a card that may have been turned without showing where it lies: a companion joining
+         * an adventurer there (who may leave with it), gold taken before the sprite sweeps the
+         * taker away, a creature fought at once */
+        bool maybe = (terrain == OD_CITY && (stood_before || (stands_after &&
+                                                              seen->companions > companions_before))) ||
+                     (terrain == OD_RIVER && stood_before) ||
                      (terrain == OD_FOG && stood_before && state->config.adventure != OD_UPRISING);
         bool silent = (terrain == OD_FOREST || terrain == OD_MOUNTAIN) &&
                       (stood_before || stands_after);
@@ -327,7 +337,7 @@ void od_reconcile(const od_state *state, const od_observation *observation,
             card_step(&visible[v++], f);
         } else if (maybe) {
             if (o == MAX_OPTIONAL)
-                return;
+                return; /* the search would not end in time: left to the players */
             optional[o++] = f;
         } else if (silent || (stock == 0 && terrain != OD_FOG && terrain != OD_RIVER)) {
             traceless++;
@@ -337,13 +347,16 @@ void od_reconcile(const od_state *state, const od_observation *observation,
      * traceless cards */
     for (int mask = 0; mask < (1 << o); mask++) {
         int count = v;
-        od_step chosen[MAX_VISIBLE + MAX_OPTIONAL];
+        od_step chosen[MAX_VISIBLE];
         memcpy(chosen, visible, sizeof visible[0] * (size_t)v);
+        int extra = 0;
+        for (int i = 0; i < o; i++)
+            extra += mask >> i & 1;
+        if (v + extra > MAX_VISIBLE)
+            continue;
         for (int i = 0; i < o; i++)
             if (mask >> i & 1)
                 card_step(&chosen[count++], optional[i]);
-        if (count > MAX_VISIBLE)
-            continue;
         int fog = 0;
         for (int i = 0; i < count; i++)
             fog += state->board.terrain[chosen[i].place] == OD_FOG;
