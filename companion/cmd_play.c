@@ -463,6 +463,8 @@ static void print_json(const session *s, const play_options *options)
                                 json_boolean((options->flags & flags[i].flag) != 0));
     if (s->board)
         json_object_set_new(root, "board", json_string(s->board_id));
+    if (options->adventure)
+        json_object_set_new(root, "adventure", json_integer(options->adventure));
     json_dumpf(root, stdout, JSON_INDENT(2));
     putchar('\n');
     json_decref(root);

@@ -62,7 +62,6 @@ for command in watch replay recognise render; do
     }
 done
 run 1 calibrate teach --image x --truth y && expect "teach not yet" contains "$err" "not available yet"
-run 1 play --game odysseeland --players 2 && expect "play: an engine not there yet" contains "$err" "not available yet"
 
 # ---- the default archive ----
 run 0 games && expect "empty archive says so" contains "$out" "No games"

@@ -185,10 +185,48 @@ expect "expeditions: a seat may not be an expedition's colour" contains "$err" "
 run 2 play --game expeditions --players 1
 expect "expeditions: 2 to 6 players" contains "$err" "2 to 6"
 
+# ---- Odyssée-land ----
+for adventure in 1 2 3 4 5 6; do
+    players=$((2 + adventure % 3))
+    seed=$((adventure * 7))
+    run 0 play --game odysseeland --players "$players" --adventure "$adventure" --random "$seed"
+    printf '%s\n' "$out" >"od-$adventure.txt"
+    expect "odysseeland $adventure: the script names its adventure" contains "$out" "--adventure $adventure"
+    run 0 play --game odysseeland --players "$players" --adventure "$adventure" --random "$seed" --json
+    random_scores=$(printf '%s' "$out" | jq -c '[.seats[].score]')
+    run 0 play --game odysseeland --players "$players" --adventure "$adventure" \
+        --script "od-$adventure.txt" --json --db od.sqlite
+    expect "odysseeland $adventure: the script replays to the same scores" \
+        [ "$(printf '%s' "$out" | jq -c '[.seats[].score]')" = "$random_scores" ]
+    expect "odysseeland $adventure: finished" [ "$(printf '%s' "$out" | jq .finished)" = true ]
+    expect "odysseeland $adventure: the adventure in the summary" \
+        [ "$(printf '%s' "$out" | jq .adventure)" = "$adventure" ]
+done
+expect "odysseeland json: adventurers, companions, creatures, gold per seat" \
+    [ "$(printf '%s' "$out" | jq -c '.seats[0] | keys')" = '["adventurers","colour","companions","creatures","gold","rank","score"]' ]
+expect "odysseeland: the stand-in board" [ "$(printf '%s' "$out" | jq -r .board)" = odysseeland-standin ]
+grep -v '^#' od-3.txt | head -6 >od-part.txt
+printf 'turn A1, turn A1\n' >>od-part.txt
+run 2 play --game odysseeland --players 2 --adventure 3 --script od-part.txt --db od-cut.sqlite
+expect "odysseeland: a card turned twice named with its line" contains "$err" "od-part.txt:7"
+expect "odysseeland: the game stays open" contains "$out" "stays open"
+run 0 play --resume "$(sqlite3 od-cut.sqlite 'select max(id) from games')" --db od-cut.sqlite --json </dev/null
+expect "odysseeland: resume keeps the adventure" [ "$(printf '%s' "$out" | jq .adventure)" = 3 ]
+run 2 play --game odysseeland --players 2 --adventure 7
+expect "odysseeland: adventures 1 to 6" contains "$err" "--adventure 7"
+run 2 play --game luxor --players 2 --adventure 2
+expect "odysseeland: --adventure is for Odyssée-land" contains "$err" "Luxor has no adventures"
+run 2 play --game odysseeland --players 2 --adventure 1 --colossal
+expect "odysseeland: the colossal giant is adventure 4's" contains "$err" "adventure 4"
+run 2 play --game odysseeland --players 5
+expect "odysseeland: 2 to 4 players" contains "$err" "2 to 4"
+printf 'setup A1\n' >od-short.txt
+run 2 play --game odysseeland --players 2 --script od-short.txt --db od-short.sqlite
+expect "odysseeland: the setup's 8 cards" contains "$err" "8 and one more per fog card"
+
 # ---- bad usage ----
 run 2 play && expect "needs a game" contains "$err" "--game"
 run 2 play --game chess --players 2 && expect "unknown game listed" contains "$err" "expedition-luxor"
-run 1 play --game odysseeland --players 2 && expect "an engine not there yet says so" contains "$err" "not available yet"
 run 2 play --game expedition-luxor --players 5 && expect "player range" contains "$err" "2 to 4"
 run 2 play --game expedition-luxor --players 2 --colours red && expect "colour count" contains "$err" "1 colours for 2 players"
 run 2 play --game expedition-luxor --players 2 --colours red,red --db x.sqlite && expect "repeated colour" contains "$err" "two seats are red"
