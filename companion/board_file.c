@@ -3,6 +3,9 @@
  * the file (format, version and game first, so that a file of another kind gets the plainest
  * message), and every count is checked against its array before anything is written to it.
  * Unknown keys are ignored, for files written by a later version 1 tool.
+ *
+ * The two games share everything up to their own keys: reading the file (load_file), the JSON
+ * (load_json) and the header (read_identity); after that each game has its reader.
  */
 #include "board_file.h"
 
@@ -18,7 +21,8 @@
 #define BOARD_FILE_MAX (1024 * 1024) /* the printed map takes about 30 KB */
 #define BOARD_FORMAT "tablescribe-board"
 #define BOARD_VERSION 1
-#define BOARD_GAME "expeditions"
+#define EXPEDITIONS_GAME "expeditions"
+#define ODYSSEELAND_GAME "odysseeland"
 #define SHOWN_MAX 32 /* text quoted from the file: an id and a little more */
 
 typedef struct reader {
@@ -89,9 +93,9 @@ static bool read_string(const reader *r, const char *where, json_t *object, cons
     return true;
 }
 
-static bool id_valid(const char *id, size_t length)
+static bool id_valid(const char *id, size_t length, size_t max)
 {
-    if (length == 0 || length >= EX_ID_MAX || !(id[0] >= 'a' && id[0] <= 'z'))
+    if (length == 0 || length >= max || !(id[0] >= 'a' && id[0] <= 'z'))
         return false;
     for (size_t i = 1; i < length; i++)
         if (!(id[i] >= 'a' && id[i] <= 'z') && !(id[i] >= '0' && id[i] <= '9') && id[i] != '-')
@@ -99,16 +103,18 @@ static bool id_valid(const char *id, size_t length)
     return true;
 }
 
-static bool read_id(const reader *r, const char *where, json_t *object, char out[EX_ID_MAX])
+/* The id member into out (max bytes with the terminator). */
+static bool read_id(const reader *r, const char *where, json_t *object, char *out, size_t max)
 {
     json_t *value = member(r, where, object, "id");
     if (!value)
         return false;
-    if (!json_is_string(value) || !id_valid(json_string_value(value), json_string_length(value)))
+    if (!json_is_string(value) ||
+        !id_valid(json_string_value(value), json_string_length(value), max))
         return fail(r,
-                    "%s\"id\" must be 1 to %d lower-case letters, digits or '-', starting with a "
+                    "%s\"id\" must be 1 to %zu lower-case letters, digits or '-', starting with a "
                     "letter",
-                    where, EX_ID_MAX - 1);
+                    where, max - 1);
     memcpy(out, json_string_value(value), json_string_length(value) + 1);
     return true;
 }
@@ -140,7 +146,10 @@ static bool id_pair(json_t *value, const char *ids[2], size_t lengths[2])
     return true;
 }
 
-static bool read_header(const reader *r, json_t *root, ex_board *board)
+/* What every board file begins with: the format, the version, the game (game) and the board's
+ * id, into id (id_max bytes with the terminator). */
+static bool read_identity(const reader *r, json_t *root, const char *game, char *id,
+                          size_t id_max)
 {
     json_t *value = member(r, "", root, "format");
     if (!value)
@@ -156,16 +165,29 @@ static bool read_header(const reader *r, json_t *root, ex_board *board)
         return fail(r, "\"version\" must be %d", BOARD_VERSION);
     if (!(value = member(r, "", root, "game")))
         return false;
-    if (!json_is_string(value) || strcmp(json_string_value(value), BOARD_GAME) != 0)
-        return fail(r, "\"game\" must be \"%s\": a board of another game", BOARD_GAME);
-    if (!read_id(r, "", root, board->id) ||
-        !read_string(r, "", root, "title", true, board->title, sizeof board->title))
-        return false;
-    value = json_object_get(root, "note");
+    if (!json_is_string(value) || strcmp(json_string_value(value), game) != 0)
+        return fail(r, "\"game\" must be \"%s\": a board of another game", game);
+    return read_id(r, "", root, id, id_max);
+}
+
+/* The optional "note": free text for people; only its type is checked. */
+static bool read_note(const reader *r, json_t *root)
+{
+    json_t *value = json_object_get(root, "note");
     if (value && !json_is_string(value))
         return fail(r, "\"note\" must be a string");
+    return true;
+}
+
+static bool read_header(const reader *r, json_t *root, ex_board *board)
+{
+    if (!read_identity(r, root, EXPEDITIONS_GAME, board->id, sizeof board->id) ||
+        !read_string(r, "", root, "title", true, board->title, sizeof board->title) ||
+        !read_note(r, root))
+        return false;
     double size[2];
-    if (!(value = member(r, "", root, "size_mm")))
+    json_t *value = member(r, "", root, "size_mm");
+    if (!value)
         return false;
     /* a float must hold them: the board keeps floats */
     if (!number_pair(value, size) || !(size[0] > 0 && size[0] <= FLT_MAX) ||
@@ -189,7 +211,7 @@ static bool read_circle(const reader *r, size_t index, json_t *object, ex_board 
     if (!json_is_object(object))
         return fail(r, "circles[%zu] must be an object", index);
     snprintf(where, sizeof where, "circles[%zu]: ", index);
-    if (!read_id(r, where, object, circle->id))
+    if (!read_id(r, where, object, circle->id, sizeof circle->id))
         return false;
     snprintf(where, sizeof where, "circles[%zu] (\"%s\"): ", index, circle->id);
     /* here rather than only in ex_board_prepare: segments name circles by id, and with the id
@@ -275,8 +297,6 @@ static bool read_pairs(const reader *r, json_t *array, const char *key, const ch
 
 static bool read_board(const reader *r, json_t *root, ex_board *board)
 {
-    if (!json_is_object(root))
-        return fail(r, "a board file is a JSON object");
     if (!read_header(r, root, board))
         return false;
     json_t *circles = read_array(r, root, "circles", EX_MAX_CIRCLES, "circles");
@@ -304,19 +324,66 @@ static bool read_board(const reader *r, json_t *root, ex_board *board)
     return true;
 }
 
-bool board_file_parse(const char *text, size_t length, const char *name, ex_board *board,
-                      char *error, size_t size)
+/* ---- shared by both games: the file and the JSON ---- */
+
+/* The JSON object in text; NULL, after failing, when it does not parse or is not an object.
+ * The caller frees the result with json_decref. */
+static json_t *load_json(const reader *r, const char *text, size_t length)
 {
-    reader r = {name ? name : "the board", error, size};
-    memset(board, 0, sizeof *board);
     json_error_t json_error;
     json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &json_error);
     if (!root) {
         /* jansson quotes the input near the error, which may be any bytes */
         char quoted[sizeof json_error.text + 4];
-        return fail(&r, "line %d, column %d: %s", json_error.line, json_error.column,
-                    shown(json_error.text, strlen(json_error.text), quoted, sizeof quoted));
+        fail(r, "line %d, column %d: %s", json_error.line, json_error.column,
+             shown(json_error.text, strlen(json_error.text), quoted, sizeof quoted));
+        return NULL;
     }
+    if (!json_is_object(root)) {
+        json_decref(root);
+        fail(r, "a board file is a JSON object");
+        return NULL;
+    }
+    return root;
+}
+
+/* The whole file r->name into *text (malloc'd, not terminated; the caller frees it) and
+ * *length. False after failing, with *text NULL; files over BOARD_FILE_MAX are refused. */
+static bool load_file(const reader *r, char **text, size_t *length)
+{
+    *text = NULL;
+    FILE *file = fopen(r->name, "rb");
+    if (!file)
+        return fail(r, "cannot open: %s", strerror(errno));
+    /* one byte more than allowed, to tell a file at the limit from a longer one */
+    char *buffer = malloc(BOARD_FILE_MAX + 1);
+    if (!buffer) {
+        fclose(file);
+        return fail(r, "out of memory");
+    }
+    *length = fread(buffer, 1, BOARD_FILE_MAX + 1, file);
+    int read_errno = ferror(file) ? (errno ? errno : EIO) : 0;
+    fclose(file);
+    if (read_errno || *length > BOARD_FILE_MAX) {
+        free(buffer);
+        if (read_errno)
+            return fail(r, "cannot read: %s", strerror(read_errno));
+        return fail(r, "larger than %d KiB: not a board file", BOARD_FILE_MAX / 1024);
+    }
+    *text = buffer;
+    return true;
+}
+
+/* ---- Expéditions ---- */
+
+bool board_file_parse(const char *text, size_t length, const char *name, ex_board *board,
+                      char *error, size_t size)
+{
+    reader r = {name ? name : "the board", error, size};
+    memset(board, 0, sizeof *board);
+    json_t *root = load_json(&r, text, length);
+    if (!root)
+        return false;
     bool read = read_board(&r, root, board);
     json_decref(root);
     if (!read)
@@ -330,25 +397,246 @@ bool board_file_parse(const char *text, size_t length, const char *name, ex_boar
 bool board_file_read(const char *path, ex_board *board, char *error, size_t size)
 {
     reader r = {path, error, size};
-    FILE *file = fopen(path, "rb");
-    if (!file)
-        return fail(&r, "cannot open: %s", strerror(errno));
-    /* one byte more than allowed, to tell a file at the limit from a longer one */
-    char *text = malloc(BOARD_FILE_MAX + 1);
-    if (!text) {
-        fclose(file);
-        return fail(&r, "out of memory");
-    }
-    size_t length = fread(text, 1, BOARD_FILE_MAX + 1, file);
-    int read_errno = ferror(file) ? (errno ? errno : EIO) : 0;
-    fclose(file);
-    bool ok;
-    if (read_errno)
-        ok = fail(&r, "cannot read: %s", strerror(read_errno));
-    else if (length > BOARD_FILE_MAX)
-        ok = fail(&r, "larger than %d KiB: not a board file", BOARD_FILE_MAX / 1024);
-    else
-        ok = board_file_parse(text, length, path, board, error, size);
+    char *text;
+    size_t length;
+    if (!load_file(&r, &text, &length))
+        return false;
+    bool read = board_file_parse(text, length, path, board, error, size);
     free(text);
-    return ok;
+    return read;
+}
+
+/* ---- Odyssée-land ---- */
+
+/* The terrain letters in od_terrain's order: C city, M mountain, F forest, R river, N fog
+ * (German Nebel: F is the forest's). */
+static const char terrain_letters[OD_TERRAINS] = {'C', 'M', 'F', 'R', 'N'};
+
+/* The sizes of the cities by od_city: a city of the file is the one its size says. */
+static const int city_sizes[OD_CITIES] = {12, 6, 5, 4, 3};
+
+static bool read_terrain(const reader *r, json_t *root, od_board *board)
+{
+    json_t *rows = member(r, "", root, "terrain");
+    if (!rows)
+        return false;
+    if (!json_is_array(rows))
+        return fail(r, "\"terrain\" must be an array of %d rows, row 1 first", OD_ROWS);
+    if (json_array_size(rows) != OD_ROWS)
+        return fail(r, "\"terrain\" holds %zu rows, the board has %d", json_array_size(rows),
+                    OD_ROWS);
+    for (int row = 0; row < OD_ROWS; row++) {
+        json_t *line = json_array_get(rows, (size_t)row);
+        if (!json_is_string(line) || json_string_length(line) != OD_COLUMNS)
+            return fail(r, "terrain row %d must be a string of %d letters, one per column A-K",
+                        row + 1, OD_COLUMNS);
+        const char *letters = json_string_value(line);
+        for (int column = 0; column < OD_COLUMNS; column++) {
+            int t = 0;
+            while (t < OD_TERRAINS && terrain_letters[t] != letters[column])
+                t++;
+            if (t == OD_TERRAINS) {
+                char quoted[8];
+                return fail(r,
+                            "terrain row %d, column %c: unknown letter '%s' (C city, M mountain, "
+                            "F forest, R river, N fog)",
+                            row + 1, 'A' + column,
+                            shown(letters + column, 1, quoted, sizeof quoted));
+            }
+            board->terrain[OD_FIELD(row, column)] = (uint8_t)t;
+        }
+    }
+    return true;
+}
+
+/* The field a name in the file gives; OD_NONE, after failing, when it gives none (a start
+ * space included). `where` begins the message ("river[3]: "). */
+static int read_field(const reader *r, const char *where, json_t *value)
+{
+    if (!json_is_string(value)) {
+        fail(r, "%sa field's name must be a string (\"A1\" to \"K10\")", where);
+        return OD_NONE;
+    }
+    const char *text = json_string_value(value);
+    size_t length = json_string_length(value);
+    int place = od_place_parse(text, length);
+    char quoted[SHOWN_MAX];
+    if (place == OD_NONE) {
+        fail(r, "%sunknown field \"%s\" (A1 to K10)", where,
+             shown(text, length, quoted, sizeof quoted));
+        return OD_NONE;
+    }
+    if (place >= OD_FIELDS) {
+        fail(r, "%s\"%s\" is a start space, not a field", where,
+             shown(text, length, quoted, sizeof quoted));
+        return OD_NONE;
+    }
+    return place;
+}
+
+/* One city, cities[index], its fields marked in board->city with `mark`; its size in *size. */
+static bool read_city(const reader *r, size_t index, json_t *city, int8_t mark, od_board *board,
+                      size_t *size)
+{
+    char where[64 + SHOWN_MAX], quoted[SHOWN_MAX];
+    if (!json_is_object(city))
+        return fail(r, "cities[%zu] must be an object", index);
+    snprintf(where, sizeof where, "cities[%zu]: ", index);
+    json_t *name = member(r, where, city, "name");
+    if (!name)
+        return false;
+    if (!json_is_string(name) || json_string_length(name) == 0)
+        return fail(r, "%s\"name\" must be a non-empty string", where);
+    snprintf(where, sizeof where, "cities[%zu] (\"%s\"): ", index,
+             shown(json_string_value(name), json_string_length(name), quoted, sizeof quoted));
+    json_t *fields = member(r, where, city, "fields");
+    if (!fields)
+        return false;
+    if (!json_is_array(fields))
+        return fail(r, "%s\"fields\" must be an array of field names", where);
+    /* each entry a city field not yet marked: the array cannot run past the board */
+    for (size_t i = 0; i < json_array_size(fields); i++) {
+        int field = read_field(r, where, json_array_get(fields, i));
+        if (field == OD_NONE)
+            return false;
+        char field_name[12];
+        od_place_name(field, field_name);
+        if (board->terrain[field] != OD_CITY)
+            return fail(r, "%s%s is %s, not a city field", where, field_name,
+                        od_terrain_name(board->terrain[field]));
+        if (board->city[field] == mark)
+            return fail(r, "%s%s is listed twice", where, field_name);
+        if (board->city[field] != OD_NONE)
+            return fail(r, "%s%s is in cities[%d] too", where, field_name,
+                        board->city[field] - OD_CITIES);
+        board->city[field] = mark;
+    }
+    *size = json_array_size(fields);
+    return true;
+}
+
+/* The cities, each told apart by its size. While they are read, a field of cities[i] is
+ * marked OD_CITIES + i; the marks become od_city once every size is known. */
+static bool read_cities(const reader *r, json_t *root, od_board *board)
+{
+    json_t *cities = member(r, "", root, "cities");
+    if (!cities)
+        return false;
+    if (!json_is_array(cities))
+        return fail(r, "\"cities\" must be an array");
+    if (json_array_size(cities) != OD_CITIES)
+        return fail(r, "\"cities\" holds %zu cities, the board has %d (of 12, 6, 5, 4 and 3 "
+                       "fields)",
+                    json_array_size(cities), OD_CITIES);
+    int entry_of[OD_CITIES]; /* by od_city: the index in cities[] */
+    for (int c = 0; c < OD_CITIES; c++)
+        entry_of[c] = OD_NONE;
+    int8_t city_of[OD_CITIES]; /* by index in cities[]: the od_city */
+    for (size_t i = 0; i < OD_CITIES; i++) {
+        json_t *city = json_array_get(cities, i);
+        size_t size = 0;
+        if (!read_city(r, i, city, (int8_t)(OD_CITIES + i), board, &size))
+            return false;
+        int c = 0;
+        while (c < OD_CITIES && (size_t)city_sizes[c] != size)
+            c++;
+        char quoted[SHOWN_MAX];
+        json_t *name = json_object_get(city, "name");
+        const char *shown_name =
+            shown(json_string_value(name), json_string_length(name), quoted, sizeof quoted);
+        if (c == OD_CITIES)
+            return fail(r, "cities[%zu] (\"%s\"): %zu fields, and the cities have 12, 6, 5, 4 "
+                           "and 3",
+                        i, shown_name, size);
+        if (entry_of[c] != OD_NONE)
+            return fail(r, "cities[%zu] (\"%s\"): %zu fields, as cities[%d]: two cities of the "
+                           "same size (they have 12, 6, 5, 4 and 3)",
+                        i, shown_name, size, entry_of[c]);
+        entry_of[c] = (int)i;
+        city_of[i] = (int8_t)c;
+    }
+    for (int f = 0; f < OD_FIELDS; f++)
+        if (board->city[f] != OD_NONE)
+            board->city[f] = city_of[board->city[f] - OD_CITIES];
+    return true;
+}
+
+static bool read_river(const reader *r, json_t *root, od_board *board)
+{
+    json_t *river = member(r, "", root, "river");
+    if (!river)
+        return false;
+    if (!json_is_array(river))
+        return fail(r, "\"river\" must be an array of field names, the course in order");
+    /* od_board_check counts the course against the river; here only what the board holds */
+    if (json_array_size(river) > OD_FIELDS)
+        return fail(r, "\"river\" holds %zu fields, the board %d", json_array_size(river),
+                    OD_FIELDS);
+    for (size_t i = 0; i < json_array_size(river); i++) {
+        char where[32];
+        snprintf(where, sizeof where, "river[%zu]: ", i);
+        int field = read_field(r, where, json_array_get(river, i));
+        if (field == OD_NONE)
+            return false;
+        board->river[i] = (uint8_t)field;
+    }
+    board->river_length = (int)json_array_size(river);
+    return true;
+}
+
+/* The start spaces are the engine's places (OD_START_ROW, OD_START_COLUMN): the file states
+ * them, so that a board with others is refused rather than played wrong. */
+static bool read_start(const reader *r, json_t *root)
+{
+    static const char *const column_names[5] = {"A", "B", "C", "D", "E"};
+    json_t *start = member(r, "", root, "start");
+    if (!start)
+        return false;
+    json_t *rows = json_is_object(start) ? json_object_get(start, "rows") : NULL;
+    json_t *columns = json_is_object(start) ? json_object_get(start, "columns") : NULL;
+    bool fixed = json_is_array(rows) && json_array_size(rows) == 5 && json_is_array(columns) &&
+                 json_array_size(columns) == 5;
+    for (size_t i = 0; fixed && i < 5; i++) {
+        json_t *row = json_array_get(rows, i), *column = json_array_get(columns, i);
+        fixed = json_is_integer(row) && json_integer_value(row) == (json_int_t)i + 1 &&
+                json_is_string(column) && strcmp(json_string_value(column), column_names[i]) == 0;
+    }
+    if (!fixed)
+        return fail(r, "\"start\" must be rows 1-5 and columns A-E: the engine's start spaces are "
+                       "fixed there");
+    return true;
+}
+
+bool board_file_parse_odysseeland(const char *text, size_t length, const char *name,
+                                  od_board *board, char *error, size_t size)
+{
+    reader r = {name ? name : "the board", error, size};
+    memset(board, 0, sizeof *board);
+    memset(board->city, OD_NONE, sizeof board->city);
+    json_t *root = load_json(&r, text, length);
+    if (!root)
+        return false;
+    bool read = read_identity(&r, root, ODYSSEELAND_GAME, board->id, sizeof board->id) &&
+                read_note(&r, root) && read_terrain(&r, root, board) &&
+                read_cities(&r, root, board) && read_river(&r, root, board) &&
+                read_start(&r, root);
+    json_decref(root);
+    if (!read)
+        return false;
+    char message[160];
+    if (!od_board_check(board, message, sizeof message))
+        return fail(&r, "%s", message);
+    return true;
+}
+
+bool board_file_read_odysseeland(const char *path, od_board *board, char *error, size_t size)
+{
+    reader r = {path, error, size};
+    char *text;
+    size_t length;
+    if (!load_file(&r, &text, &length))
+        return false;
+    bool read = board_file_parse_odysseeland(text, length, path, board, error, size);
+    free(text);
+    return read;
 }

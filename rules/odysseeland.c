@@ -779,7 +779,7 @@ static od_status apply_move(od_state *state, const od_step *step, od_error *erro
             state->end = OD_END_PRINCESS;
         }
     } else if (adventurers_on(d)) {
-        pick_up(state, dest, seat);
+        pick_up(state, dest, step->seat != OD_NONE ? step->seat : seat); /* a troop part: its colour */
     }
     if (carried_gold && state->board.terrain[step->place] == OD_RIVER)
         sprite_to(state, step->place); /* adventure 6: it follows the gold off the river */
@@ -830,9 +830,17 @@ static od_status apply_buy_key(od_state *state, const od_step *step, od_error *e
 
 /* ---- legal moves ---- */
 
-/* The moves of `seat` from one place, as steps (when moves is not NULL), up to max; returns how
- * many there are. */
-static int moves_from(const od_state *state, int seat, int place, od_step *moves, int max)
+void od_expand_move(const od_compact_move *c, od_step *step)
+{
+    *step = (od_step){.kind = OD_STEP_MOVE, .place = c->place, .direction = c->direction,
+                      .distance = c->distance, .seat = c->part, .target = OD_NONE,
+                      .key = OD_NONE, .displace = c->displace, .giant = c->giant,
+                      .fights = c->fights, .fight = {.king = OD_NONE}};
+}
+
+/* The moves of `seat` from one place (when moves is not NULL), up to max; returns how many
+ * there are. max < 0: only whether there is one (1 or 0). */
+static int moves_from(const od_state *state, int seat, int place, od_compact_move *moves, int max)
 {
     const od_place *p = &state->places[place];
     if (!p->adventurers[seat])
@@ -846,11 +854,14 @@ static int moves_from(const od_state *state, int seat, int place, od_step *moves
             if (p->adventurers[s])
                 parts[part_count++] = s;
     int sprite = od_sprite_field(state), n = 0;
-    for (int direction = OD_SOUTH; direction <= OD_EAST; direction++)
-        for (int distance = 1;; distance++) {
-            int dest = od_destination(place, direction, distance);
-            if (dest == OD_NONE)
-                break;
+    for (int direction = OD_SOUTH; direction <= OD_EAST; direction++) {
+        int first = od_destination(place, direction, 1);
+        if (first == OD_NONE)
+            continue;
+        int step = direction == OD_SOUTH ? OD_COLUMNS : 1;
+        int last = direction == OD_SOUTH ? OD_FIELD(OD_ROWS - 1, first % OD_COLUMNS)
+                                         : OD_FIELD(first / OD_COLUMNS, OD_COLUMNS - 1);
+        for (int dest = first, distance = 1; dest <= last; dest += step, distance++) {
             const od_place *d = &state->places[dest];
             if (dest == sprite) {
                 if (adventure == OD_PRINCESS)
@@ -860,11 +871,6 @@ static int moves_from(const od_state *state, int seat, int place, od_step *moves
             bool creature = d->creature != 0;
             int occupants = adventurers_on(d);
             for (int k = 0; k < part_count; k++) {
-                int part = parts[k];
-                od_step step = {.kind = OD_STEP_MOVE, .place = place, .direction = direction,
-                                .distance = distance, .seat = part, .target = OD_NONE,
-                                .displace = OD_NONE, .fights = creature,
-                                .fight = {.king = OD_NONE}};
                 int displaces[2] = {OD_NONE, OD_NONE}, variants = 1;
                 if (occupants) {
                     if (adventure == OD_UPRISING) {
@@ -873,8 +879,7 @@ static int moves_from(const od_state *state, int seat, int place, od_step *moves
                             continue;
                     } else if (adventure == OD_KING && in_city(state, dest, OD_CAPITAL)) {
                         int occupant = taker(state, dest);
-                        int strength = place < OD_FIELDS
-                                           ? presence(state, place, seat) : 1;
+                        int strength = place < OD_FIELDS ? presence(state, place, seat) : 1;
                         if (strength <= presence(state, dest, occupant))
                             continue;
                         variants = 0;
@@ -885,25 +890,35 @@ static int moves_from(const od_state *state, int seat, int place, od_step *moves
                         continue;
                     }
                 }
-                for (int v = 0; v < variants; v++) {
-                    step.displace = displaces[v];
+                bool giant = adventure == OD_PRINCESS && !creature && !occupants &&
+                             dest == state->princess && !state->turned[dest] &&
+                             od_giant_ready(state, seat);
+                if (max < 0 && variants + giant > 0)
+                    return 1; /* od_any_move: one is enough */
+                for (int v = 0; v < variants + giant; v++) {
                     if (moves && n < max)
-                        moves[n] = step;
-                    n++;
-                }
-                if (adventure == OD_PRINCESS && !creature && !occupants &&
-                    dest == state->princess && !state->turned[dest] &&
-                    od_giant_ready(state, seat)) {
-                    step.giant = true;
-                    step.fights = true;
-                    if (moves && n < max)
-                        moves[n] = step;
+                        moves[n] = (od_compact_move){
+                            .place = (uint8_t)place, .direction = (uint8_t)direction,
+                            .distance = (uint8_t)distance, .part = (int8_t)parts[k],
+                            .displace = (int8_t)(v < variants ? displaces[v] : OD_NONE),
+                            .giant = v == variants, .fights = creature || v == variants};
                     n++;
                 }
             }
             if (creature)
                 break; /* nobody jumps a fog creature */
         }
+    }
+    return n;
+}
+
+int od_compact_moves(const od_state *state, od_compact_move *moves)
+{
+    int n = 0;
+    for (int place = 0; place < OD_PLACES; place++)
+        if (state->places[place].adventurers[state->active])
+            n += moves_from(state, state->active, place, moves + (n < OD_MAX_MOVES ? n : OD_MAX_MOVES),
+                            n < OD_MAX_MOVES ? OD_MAX_MOVES - n : 0);
     return n;
 }
 
@@ -911,18 +926,30 @@ int od_legal_moves(const od_state *state, od_step *moves, int max)
 {
     if (state->phase != OD_PHASE_TURN)
         return 0;
-    int n = 0;
-    for (int place = 0; place < OD_PLACES; place++)
-        n += moves_from(state, state->active, place, moves ? moves + (n < max ? n : max) : NULL,
-                        n < max ? max - n : 0);
+    od_compact_move all[OD_MAX_MOVES];
+    int n = od_compact_moves(state, all);
+    for (int i = 0; moves && i < n && i < max && i < OD_MAX_MOVES; i++)
+        od_expand_move(&all[i], &moves[i]);
     return n;
+}
+
+bool od_nth_move(const od_state *state, int index, od_step *move)
+{
+    if (state->phase != OD_PHASE_TURN || index < 0)
+        return false;
+    od_compact_move all[OD_MAX_MOVES];
+    int n = od_compact_moves(state, all);
+    if (index >= n || index >= OD_MAX_MOVES)
+        return false;
+    od_expand_move(&all[index], move);
+    return true;
 }
 
 bool od_any_move(const od_state *state)
 {
     for (int seat = 0; seat < state->config.seats; seat++)
         for (int place = 0; place < OD_PLACES; place++)
-            if (moves_from(state, seat, place, NULL, 0))
+            if (moves_from(state, seat, place, NULL, -1))
                 return true;
     return false;
 }

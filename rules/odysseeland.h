@@ -311,7 +311,7 @@ typedef struct od_line {
 /* Parses a line (see the README's notation) against the state: OD_BAD_NOTATION with the
  * reason when it does not read. */
 od_status od_parse(const od_state *state, const char *text, od_line *line, od_error *error);
-/* Parses and applies; the state is unchanged on failure. */
+/* Parses and applies; the state is unchanged on failure. line may be NULL. */
 od_status od_play_line(od_state *state, const char *text, od_line *line, od_error *error);
 /* Canonical text of a parsed line; returns the length needed (snprintf convention). */
 size_t od_format(const od_state *before, const od_line *line, char *out, size_t size);

@@ -14,9 +14,15 @@ const char *od_terrain_name(int terrain)
 
 void od_place_name(int place, char out[12])
 {
-    if (place >= 0 && place < OD_FIELDS)
-        snprintf(out, 12, "%c%d", 'A' + place % OD_COLUMNS, place / OD_COLUMNS + 1);
-    else if (place >= OD_FIELDS && place < OD_FIELDS + 5)
+    if (place >= 0 && place < OD_FIELDS) { /* by hand: notation writes many, snprintf is slow */
+        int row = place / OD_COLUMNS + 1, i = 0;
+        out[i++] = (char)('A' + place % OD_COLUMNS);
+        if (row == 10)
+            out[i++] = '1', out[i++] = '0';
+        else
+            out[i++] = (char)('0' + row);
+        out[i] = '\0';
+    } else if (place >= OD_FIELDS && place < OD_FIELDS + 5)
         snprintf(out, 12, "row-%d", place - OD_FIELDS + 1);
     else if (place >= OD_FIELDS + 5 && place < OD_PLACES)
         snprintf(out, 12, "column-%c", 'A' + place - OD_FIELDS - 5);

@@ -52,6 +52,20 @@ int od_king_targets(const od_state *state, int field, int *targets);
  * state may be left half-changed on failure. */
 od_status od_step_apply(od_state *state, const od_step *step, od_error *error);
 
+/* A move in 8 bytes: searches list many moves and expand few. */
+typedef struct od_compact_move {
+    uint8_t place, direction, distance;
+    int8_t part, displace;
+    bool giant, fights;
+} od_compact_move;
+
+/* Every move of the active seat in od_legal_moves' order; returns the count (at most
+ * OD_MAX_MOVES written). */
+int od_compact_moves(const od_state *state, od_compact_move *moves);
+void od_expand_move(const od_compact_move *move, od_step *step);
+/* The index-th of od_legal_moves' moves, without writing the others. */
+bool od_nth_move(const od_state *state, int index, od_step *move);
+
 /* Appends one step in the canonical notation. */
 void od_format_step(const od_state *state, const od_step *step, rules_writer *writer);
 

@@ -344,6 +344,9 @@ od_status od_parse(const od_state *state, const char *text, od_line *line, od_er
 
 od_status od_play_line(od_state *state, const char *text, od_line *line, od_error *error)
 {
+    od_line parsed;
+    if (!line)
+        line = &parsed;
     od_status status = od_parse(state, text, line, error);
     if (status != OD_OK)
         return status;

@@ -301,19 +301,15 @@ static od_status apply_recorded(hidden *h, od_state *scratch, const od_step *ste
 {
     snapshot before;
     take_snapshot(scratch, &before);
-    od_state prior = *scratch;
+    int had[OD_MAX_SEATS] = {0};
+    for (int i = 0; step->fights && i < step->fight.contributors; i++)
+        had[i] = od_adventurers_left(scratch, step->fight.by[i].seat);
     od_status status = od_step_apply(scratch, step, error);
     if (status != OD_OK)
         return status;
-    bool lost = false;
-    if (step->fights) {
-        /* lost: the fight's seats left fewer adventurers than they had */
-        for (int i = 0; i < step->fight.contributors; i++) {
-            int seat = step->fight.by[i].seat;
-            if (od_adventurers_left(scratch, seat) < od_adventurers_left(&prior, seat))
-                lost = true;
-        }
-    }
+    bool lost = false; /* the fight's seats have fewer adventurers than they had */
+    for (int i = 0; step->fights && i < step->fight.contributors; i++)
+        lost |= od_adventurers_left(scratch, step->fight.by[i].seat) < had[i];
     account(h, &before, scratch, step, step->fights ? &step->fight : NULL, lost);
     return OD_OK;
 }
@@ -401,25 +397,23 @@ static od_status random_turn(hidden *h, od_state *state, const emitter *out, od_
                         turn->steps++;
                 }
         }
-        static od_step moves[OD_MAX_MOVES];
-        int n = od_legal_moves(&scratch, moves, OD_MAX_MOVES);
+        od_compact_move moves[OD_MAX_MOVES];
+        int n = scratch.phase == OD_PHASE_TURN ? od_compact_moves(&scratch, moves) : 0;
         if (n > OD_MAX_MOVES)
             n = OD_MAX_MOVES;
         if (n == 0 || turn->steps >= OD_MAX_STEPS)
             break;
-        int pick = -1;
-        for (int i = 0; i < n && pick < 0; i++)
-            if (moves[i].giant)
-                pick = i;
-        for (int tries = 0; tries < 8 && pick < 0; tries++) {
-            int i = rules_random_below(&h->rng, n);
-            if (!moves[i].fights || worth_fighting(h, &scratch, &moves[i]))
-                pick = i;
-        }
-        if (pick < 0)
-            break;
         od_step *move = &turn->step[turn->steps];
-        *move = moves[pick];
+        bool picked = false;
+        for (int i = 0; i < n && !picked; i++) /* the giant, whenever it can be fought */
+            if (moves[i].giant)
+                od_expand_move(&moves[i], move), picked = true;
+        for (int tries = 0; tries < 8 && !picked; tries++) {
+            od_expand_move(&moves[rules_random_below(&h->rng, n)], move);
+            picked = !move->fights || worth_fighting(h, &scratch, move);
+        }
+        if (!picked)
+            break;
         prepare_fight(h, &scratch, move);
         od_status status = apply_recorded(h, &scratch, move, error);
         if (status != OD_OK)

@@ -205,9 +205,15 @@ static void play_cards(search *s, const od_step *cards, int count, int unseen)
         od_state state = *s->before;
         s->turn.steps = 0;
         bool ok = true;
+        int fog = 0;
         for (int i = 0; i < count && ok; i++) {
             od_step step = cards[i];
             int f = step.place;
+            if (i >= 2 + fog) { /* a card after those owed: the extra card follows a fog card */
+                ok = false;
+                break;
+            }
+            fog += state.board.terrain[f] == OD_FOG;
             bool fighters = false;
             for (int seat = 0; seat < state.config.seats; seat++)
                 fighters |= od_has(&state, step.target != OD_NONE ? step.target : f, seat);

@@ -81,7 +81,13 @@ void rules_put(rules_writer *w, const char *text)
 
 void rules_put_number(rules_writer *w, int number)
 {
-    char digits[16];
-    snprintf(digits, sizeof digits, "%d", number);
-    rules_put(w, digits);
+    char digits[16], *p = digits + sizeof digits; /* by hand: lines are written in bulk */
+    unsigned value = number < 0 ? 0u - (unsigned)number : (unsigned)number;
+    *--p = '\0';
+    do
+        *--p = (char)('0' + value % 10);
+    while (value /= 10);
+    if (number < 0)
+        *--p = '-';
+    rules_put(w, p);
 }

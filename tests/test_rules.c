@@ -71,8 +71,15 @@ static int builtin_board(const char *game)
     size_t length;
     if (!board_file_builtin(game, &text, &length))
         return 0;
-    static ex_board board;
     char error[256];
+    if (strcmp(game, "odysseeland") == 0) {
+        static od_board board;
+        if (!board_file_parse_odysseeland(text, length, "the built-in board", &board, error,
+                                          sizeof error))
+            fail_msg("%s", error);
+        return od_board_add(&board);
+    }
+    static ex_board board;
     if (!board_file_parse(text, length, "the built-in board", &board, error, sizeof error))
         fail_msg("%s", error);
     return ex_board_add(&board);
