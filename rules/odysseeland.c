@@ -371,9 +371,9 @@ static od_status fight(od_state *state, int place, int value, bool giant, const 
             strength += c->gold;
             swords += c->swords;
             dice += c->swords;
-            if (giant)
-                strength += state->seat[c->seat].laurels;
         }
+        if (giant) /* the creatures it beat fight beside it, whatever is spent */
+            strength += state->seat[taker(state, place)].laurels;
         if (swords > od_max_swords(state, giant))
             return fail(error, OD_ILLEGAL, "%d swords: a fight takes %d at most", swords,
                         od_max_swords(state, giant));
@@ -405,6 +405,8 @@ static od_status creature_fight(od_state *state, int place, const od_step *step,
     od_place_name(place, name);
     if (!step->fights)
         return fail(error, OD_ILLEGAL, "a fight at %s: give it (`fight ...`)", name);
+    if (step->fight.king != OD_NONE && !(state->config.adventure == OD_KING && place == state->king))
+        return fail(error, OD_ILLEGAL, "`king` follows only a won fight against the king's guardian");
     int seat = taker(state, place);
     bool won;
     od_status status = fight(state, place, state->places[place].creature, false, &step->fight,
@@ -499,6 +501,11 @@ static od_status apply_card(od_state *state, const od_step *step, od_error *erro
     if (terrain != OD_FOG && (step->creature || step->target != OD_NONE))
         return fail(error, OD_ILLEGAL, "%s is %s: no creature comes with its card", name,
                     od_terrain_name(terrain));
+    if (state->config.adventure == OD_UPRISING && step->creature)
+        return fail(error, OD_ILLEGAL, "adventure 5's creatures were laid at the setup: `turn %s "
+                    "to FIELD`", name);
+    if (state->config.adventure != OD_UPRISING && step->target != OD_NONE)
+        return fail(error, OD_ILLEGAL, "creatures advance (`to`) in adventure 5 only");
     state->turned[f] = 1;
     state->deck--;
     od_place *p = &state->places[f];
@@ -592,9 +599,9 @@ int od_displaced_to(const od_state *state, int field, int direction)
             break;
         int f = OD_FIELD(row, column);
         const od_place *p = &state->places[f];
-        if (in_city(state, f, OD_CAPITAL) || p->creature || adventurers_on(p) || p->waiting ||
-            p->item || f == od_sprite_field(state))
-            continue;
+        if (in_city(state, f, OD_CAPITAL) || p->creature || adventurers_on(p) ||
+            f == od_sprite_field(state))
+            continue; /* "libre": nobody there; creatures are jumped */
         return f;
     }
     if (direction == OD_NORTH && column < 5)
@@ -635,6 +642,11 @@ static od_status take_movers(const od_state *state, const od_step *step, movers 
             return fail(error, OD_ILLEGAL, "only %s's own adventurer leaves %s",
                         state->config.colours[seat], name);
         m->adventurers[seat] = 1;
+        if (p->adventurers[seat] == 1) { /* one displaced here (adventure 6) leaves with its own */
+            m->companions[seat] = p->companions[seat];
+            m->supers[seat] = p->supers[seat];
+            m->gold[seat] = p->gold[seat];
+        }
         return OD_OK;
     }
     for (int s = 0; s < OD_MAX_SEATS; s++) {
@@ -745,6 +757,8 @@ static od_status apply_move(od_state *state, const od_step *step, od_error *erro
         t->supers[occupant] = (uint8_t)(t->supers[occupant] + d->supers[occupant]);
         t->gold[occupant] = (uint8_t)(t->gold[occupant] + d->gold[occupant]);
         clear_seat(d, occupant);
+        if (to < OD_FIELDS)
+            pick_up(state, to, occupant); /* what lies there, as on any arrival */
     }
 
     /* arrive */
@@ -781,8 +795,9 @@ static od_status apply_move(od_state *state, const od_step *step, od_error *erro
     } else if (adventurers_on(d)) {
         pick_up(state, dest, step->seat != OD_NONE ? step->seat : seat); /* a troop part: its colour */
     }
-    if (carried_gold && state->board.terrain[step->place] == OD_RIVER)
-        sprite_to(state, step->place); /* adventure 6: it follows the gold off the river */
+    if (carried_gold && state->board.terrain[step->place] == OD_RIVER &&
+        state->board.terrain[dest] != OD_RIVER)
+        sprite_to(state, step->place); /* adventure 6: it follows gold leaving the river */
     return OD_OK;
 }
 
@@ -793,14 +808,25 @@ static od_status apply_super(od_state *state, const od_step *step, od_error *err
     od_place_name(step->place, name);
     if (state->config.adventure < OD_UPRISING)
         return fail(error, OD_ILLEGAL, "extraordinary companions belong to adventures 5 and 6");
-    if (step->place < 0 || step->place >= OD_PLACES || state->places[step->place].companions[seat] < 5)
-        return fail(error, OD_ILLEGAL, "%s needs 5 companions on %s for an extraordinary one",
-                    state->config.colours[seat], name);
+    if (step->place < 0 || step->place >= OD_PLACES || !od_has(state, step->place, seat))
+        return fail(error, OD_ILLEGAL, "%s has no adventurer on %s", state->config.colours[seat],
+                    name);
+    od_place *p = &state->places[step->place];
+    int pooled = 0; /* a troop's companions count together (seed: "ou une troupe") */
+    for (int s = 0; s < OD_MAX_SEATS; s++)
+        pooled += p->companions[s];
+    if (pooled < 5)
+        return fail(error, OD_ILLEGAL, "5 companions on %s make an extraordinary one, not %d",
+                    name, pooled);
     if (state->supers == 0)
         return fail(error, OD_ILLEGAL, "no extraordinary companion is left");
     state->supers--;
-    state->places[step->place].companions[seat] -= 5;
-    state->places[step->place].supers[seat]++;
+    for (int s = seat, owed = 5; owed > 0; s = (s + 1) % OD_MAX_SEATS) { /* its own first */
+        int given = p->companions[s] < owed ? p->companions[s] : owed;
+        p->companions[s] = (uint8_t)(p->companions[s] - given);
+        owed -= given;
+    }
+    p->supers[seat]++; /* OL-ENGINE-6: it joins the seat that made it */
     return OD_OK;
 }
 

@@ -39,13 +39,16 @@
  *   6. Adventure 5: the 14 extraordinary creatures' combat values are entered at setup (their
  *      print is not in the seed); a creature that cannot advance straight is placed on any
  *      field of the capital or the city of 5 without a creature. Adventurers of any colours
- *      share a field. The result is the number of cards left when the last creature falls:
+ *      share a field; a troop's companions pool for an extraordinary one, which joins the seat
+ *      that made it. The result is the number of cards left when the last creature falls:
  *      0 good, 1-7 very good, 8 or more excellent (the seed says "up to 4" and "8 or more").
  *   7. Adventure 6: the king's next guardian has the same combat value, else the nearest lower,
- *      else the nearest higher; a displaced adventurer goes to the first empty field (nothing
- *      on it) outside the capital straight north or straight west, the active seat choosing,
- *      else to the start space of that column or row. An extraordinary companion counts 5 in
- *      strength too. The game also ends when no adventurer can move.
+ *      else the nearest higher; a displaced adventurer goes to the first free field (no
+ *      adventurer, creature or sprite; it takes what lies there) outside the capital straight
+ *      north or straight west, the active seat choosing, else to the start space of that column
+ *      or row. An extraordinary companion counts 5 in strength too. The sprite follows gold
+ *      that leaves the river, not gold moving along it. The game also ends when no adventurer
+ *      can move.
  *   8. Adventure 2's herbs and swords are scored by their values, entered at the end
  *      (`reveal`); until then they count 0.
  *
@@ -185,7 +188,8 @@ typedef enum {
 /* How a game ended, for the summary. */
 typedef enum {
     OD_END_NONE,
-    OD_END_STOCK,      /* no companion and no sword left (round finished) */
+    OD_END_STOCK,      /* the ordinary end: no companion and no sword left, or the deck out
+                        * (round finished) */
     OD_END_STUCK,      /* no adventurer can move */
     OD_END_DECK,       /* adventure 5: the last card turned */
     OD_END_PRINCESS,   /* adventure 4: freed */

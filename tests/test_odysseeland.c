@@ -184,9 +184,10 @@ static od_state new_game(int seats, int adventure)
     return new_config_game(&config);
 }
 
-/* Cards a test does not care about: mountains and forests in the north-east, away from the
- * routes the tests take (jumping their items is allowed; nobody ends on them unless a test
- * says so). The first unturned ones with nobody standing there are used. */
+/* Cards a test does not care about: fields away from the routes the tests take, the
+ * north-east's mountains and forests first (jumping their items is allowed; nobody ends on
+ * them unless a test says so). The first unturned ones with nobody standing there are used;
+ * the setup turns the first 8. */
 static const char *const filler_fields[] = {
     "K1", "K2", "H1", "G1", "I1", "G3", "F3", "E3", "G4", "G5", "H4", "E4", "F2", "F1",
     "E2", "E1", "B3", "F6", "I8", "H9", "G9", "F10", "D10", "H3", "I3", "B9", "B10", "C10",
@@ -256,7 +257,7 @@ static void setup_plain(od_state *s)
     setup_with(s, NULL);
 }
 
-/* Adventures 5 and 6: the 14 creatures, the first 8 on A6 (the king's in adventure 6),
+/* Adventure 6's 14 creatures in the order turned up, the first 8 on A6 (the king's), the
  * values the base stack holds (D-OL-1: 4 x 8, 4 x 10, 3 x 12, 2 x 14, 1 x 16). */
 static const char base_creatures[] =
     "creature A6 8, creature D7 8, creature E8 8, creature C9 8, creature K3 10, "
@@ -323,15 +324,6 @@ static uint64_t next_random(uint64_t *rng)
 static int below(uint64_t *rng, int n)
 {
     return (int)(next_random(rng) % (uint64_t)n);
-}
-
-/* A test that shows an engine bug not fixed yet (see its comment): it runs, and fails, with
- * OD_KNOWN_BUGS=1 in the environment, and is skipped otherwise so that the suite stays green
- * while the bug is open. */
-static void known_bug(void)
-{
-    if (!getenv("OD_KNOWN_BUGS"))
-        skip();
 }
 
 /* Plays cards-only turns (cities, mountains and forests where nobody stands) until the game
@@ -498,8 +490,11 @@ static void test_od_example_adventure2_score_sheet_of_61(void **state_)
     assert_int_equal(at(&s, "E8")->adventurers[BLACK] + at(&s, "E8")->companions[BLACK], 7);
     assert_int_equal(score_of(&s, BLACK), 22 + 21 + 8);
 
+    refused(&s, "reveal black herbs 3 4 swords 2 1", "when adventure 2 is over");
     run_out(&s);
     assert_int_equal(s.phase, OD_PHASE_REVEAL);
+    bad_notation(&s, "black: reveal black herbs 3 4 swords 2 1",
+                 "a colour prefix goes only before a turn");
     assert_int_equal(s.end, OD_END_STOCK);
     assert_int_equal(score_of(&s, BLACK), 51);
     refused(&s, "pass", "herbs and swords to reveal");
@@ -552,6 +547,17 @@ static void test_od_example_adventure3_score_sheet_of_34(void **state_)
     od_ranks(&s, ranks);
     assert_int_equal(ranks[BLACK], 1);
     assert_int_equal(ranks[GREEN], 2);
+    assert_int_equal(ranks[VIOLET], 3);
+    /* a tie shares the rank and skips the next (OL-ENGINE-4): green's adventurer on C7 is 1st
+     * in the city of 4 with black; the sheets 34, 34, 14 rank 1, 1, 3 */
+    od_state tie = s;
+    put(&tie, "C7", GREEN, 1, 0);
+    od_scores(&tie, scores);
+    assert_int_equal(scores[BLACK], 34);
+    assert_int_equal(scores[GREEN], 30 + 4);
+    od_ranks(&tie, ranks);
+    assert_int_equal(ranks[BLACK], 1);
+    assert_int_equal(ranks[GREEN], 1);
     assert_int_equal(ranks[VIOLET], 3);
     /* the creature falls: nobody loses a point for being outside */
     at(&s, "D7")->creature = 0;
@@ -669,17 +675,10 @@ static void test_od_giant_needs_five_keys_and_the_laurels(void **state_)
 }
 
 /* The laurels fight the giant even when the seat spends nothing: `giant fight` alone with 5
- * keys and 29 laurels is 1 + 29 = 30, the giant's strength.
- *
- * KNOWN BUG (rules/odysseeland.c, fight()): the laurels are added once per contributor
- * (`if (giant) strength += state->seat[c->seat].laurels;` inside the loop over f->by), so a
- * fight naming nothing (contributors 0) counts the adventurer alone: 1 against 30, lost, and
- * the adventurer leaves the game. The seed: the defeated creatures "combattent désormais à vos
- * côtés contre le géant" whatever else is spent. */
+ * keys and 29 laurels is 1 + 29 = 30, the giant's strength. */
 static void test_od_giant_laurels_count_without_anything_spent(void **state_)
 {
     (void)state_;
-    known_bug();
     od_state s = giant_position(2, false);
     s.seat[BLACK].laurels = 29; /* a position set directly */
     playf(&s, "%s, row-1 east 1 giant fight", fill2(&s));
@@ -1622,11 +1621,11 @@ static void test_od_uprising_troops_move_whole_or_one_colour(void **state_)
  * turned under black on A1, A2, B1 and D2. */
 static void test_od_uprising_fights_with_four_swords(void **state_)
 {
+    (void)state_;
     for (int adventure = OD_FELLOWSHIP; adventure <= OD_UPRISING; adventure += 4) {
         od_state s = adventure == OD_UPRISING ? uprising_game(2) : new_game(2, adventure);
         if (adventure != OD_UPRISING)
-            setup_with(&s, NULL);
-        (void)state_;
+            setup_plain(&s);
         playf(&s, "%s, row-1 east 1, row-2 east 1", fill2(&s));
         pass_turn(&s);
         play(&s, "turn A1, turn A2, A1 east 1, A2 east 3");
@@ -1658,7 +1657,7 @@ static void test_od_uprising_five_companions_make_an_extraordinary_one(void **st
     pass_turn(&s);
     pass_turn(&s);
     refused(&s, "turn J2, turn J3, I2 east 1, J2 south 1, super J3",
-            "black needs 5 companions on J3 for an extraordinary one");
+            "5 companions on J3 make an extraordinary one, not 4");
     play(&s, "turn J2, turn J3, I2 east 1, J2 south 1");
     pass_turn(&s);
     pass_turn(&s);
@@ -1680,15 +1679,10 @@ static void test_od_uprising_five_companions_make_an_extraordinary_one(void **st
 
 /* The seed (adventure 5): "échanger 5 frères d'armes accompagnant un aventurier ou une troupe"
  * - the 5 companions may be a troop's, of several colours. Violet (3) and orange (2) on K7:
- * a position set directly on the troop of troop_on_k7.
- *
- * KNOWN BUG (rules/odysseeland.c, apply_super()): only the active seat's own companions are
- * counted (`places[place].companions[seat] < 5`), so `super K7` is refused with "violet needs 5
- * companions on K7 for an extraordinary one". */
+ * a position set directly on the troop of troop_on_k7. */
 static void test_od_uprising_a_troops_five_companions_make_an_extraordinary_one(void **state_)
 {
     (void)state_;
-    known_bug();
     od_state s = troop_on_k7();
     put(&s, "K7", VIOLET, 0, 3);
     put(&s, "K7", ORANGE, 0, 2);
@@ -1880,18 +1874,19 @@ static void test_od_king_gold_carried_and_the_sprite_following_it(void **state_)
     assert_int_equal(at(&s, "C9")->creature, 0);
     assert_int_equal(at(&s, "C9")->gold[GREEN], 0);
     assert_int_equal(s.seat[GREEN].points, 4);
-    int32_t counted[1] = {0};
+    int carried = 0; /* black's went with the sprite, green's was spent */
     for (int p = 0; p < OD_PLACES; p++)
-        counted[0] += s.places[p].gold[GREEN] + s.places[p].gold[BLACK];
-    assert_int_equal(counted[0], 0);
+        carried += s.places[p].gold[GREEN] + s.places[p].gold[BLACK];
+    assert_int_equal(carried, 0);
 }
 
 /* In the capital an adventurer may end on another one if strictly stronger (adventurer,
  * companions and gold 1 each): the weaker goes to the first empty field north or west outside
  * the capital (the mover choosing, `displace north|west`; OL-ENGINE-7). */
-static void test_od_king_displacement_in_the_capital(void **state_)
+/* Adventure 6, 2 players, green to play: black on J8 with a companion (strength 2), green on
+ * J3 with two (3), by real turns. */
+static od_state displacement_position(void)
 {
-    (void)state_;
     od_state s = king_game(2);
     play(&s, "row-1 east 10, J1 south 7"); /* J1's sword, J8's companion: strength 2 */
     assert_int_equal(at(&s, "J8")->companions[BLACK], 1);
@@ -1899,15 +1894,26 @@ static void test_od_king_displacement_in_the_capital(void **state_)
     refused(&s, "row-2 east 1 displace north", "nobody to displace on A2");
     play(&s, "row-2 east 10, J2 south 1"); /* J2's and J3's companions: strength 3 */
     play(&s, "column-A south 1");
+    return s;
+}
+
+static void test_od_king_displacement_in_the_capital(void **state_)
+{
+    (void)state_;
+    od_state s = displacement_position();
     refused(&s, "J3 south 5", "displaces black: say where (`displace north` or `displace west`)");
-    refused(&s, "J3 south 5 displace west", "no free field west of J8");
-    assert_int_equal(od_displaced_to(&s, F("J8"), OD_WEST), OD_NONE);
+    /* OL-ENGINE-7: the first field outside the capital nobody stands on, items or not */
+    assert_int_equal(od_displaced_to(&s, F("J8"), OD_WEST), F("I8"));
+    assert_int_equal(od_displaced_to(&s, F("J8"), OD_NORTH), F("J7"));
+    int swords = s.seat[BLACK].swords;
+    assert_int_equal(at(&s, "J7")->item, OD_ITEM_SWORD);
     play(&s, "J3 south 5 displace north");
     assert_int_equal(at(&s, "J8")->adventurers[GREEN], 1);
     assert_int_equal(at(&s, "J8")->companions[GREEN], 2);
     assert_int_equal(at(&s, "J8")->adventurers[BLACK], 0);
-    assert_int_equal(at(&s, "J3")->adventurers[BLACK], 1); /* J7-J4 hold items */
-    assert_int_equal(at(&s, "J3")->companions[BLACK], 1);
+    assert_int_equal(at(&s, "J7")->adventurers[BLACK], 1);
+    assert_int_equal(at(&s, "J7")->companions[BLACK], 1);
+    assert_int_equal(s.seat[BLACK].swords, swords + 1); /* it takes what lay there */
     /* a start space when the column is full */
     assert_int_equal(od_displaced_to(&s, F("A1"), OD_NORTH), OD_START_COLUMN(0));
     assert_int_equal(od_displaced_to(&s, F("A2"), OD_WEST), OD_START_ROW(1));
@@ -1983,6 +1989,34 @@ static void test_od_king_ends_when_the_capital_is_full_and_the_creatures_beaten(
             assert_int_equal(score_of(&s, BLACK), 10 + 7 + 7);
         }
     }
+}
+
+/* ---- clauses that mean nothing where they are written ---- */
+
+/* A clause the adventure gives no meaning must be refused, not ignored: the archive keeps the
+ * line as written, so `turn D7 creature 10 to K7` in adventure 1 would record a creature
+ * advancing that never did. */
+static void test_od_notation_clauses_without_meaning_are_refused(void **state_)
+{
+    (void)state_;
+    od_state s = new_game(2, OD_FELLOWSHIP);
+    setup_plain(&s);
+    playf(&s, "turn D1, %s, column-D south 1", fill1(&s, OD_NONE));
+    pass_turn(&s);
+    od_state before = s;
+    od_line line;
+    od_error error = {""};
+    char text[LINE_LENGTH];
+    snprintf(text, sizeof text, "turn D7 creature 10 to K7, %s", fill2(&s));
+    assert_int_not_equal(od_play_line(&s, text, &line, &error), OD_OK);
+    s = before;
+    snprintf(text, sizeof text, "turn D7 creature 8, %s, D1 south 6 fight swords 3 dice 6 king A1",
+             fill2(&s));
+    assert_int_not_equal(od_play_line(&s, text, &line, &error), OD_OK);
+
+    od_state uprising = uprising_game(2);
+    snprintf(text, sizeof text, "turn I7 creature 16 to K7, %s", fill2(&uprising));
+    assert_int_not_equal(od_play_line(&uprising, text, &line, &error), OD_OK);
 }
 
 /* ---- 3. random games ---- */
@@ -2209,7 +2243,7 @@ static void name_the_king(const od_state *s, od_step *move)
     }
 }
 
-static int legal_positions, legal_listed, brute_tried;
+static int legal_positions, legal_listed, brute_tried, troop_parts, displacements;
 
 static void check_legal_moves(const od_state *before, const od_turn *prefix)
 {
@@ -2280,6 +2314,8 @@ static void check_legal_moves(const od_state *before, const od_turn *prefix)
                         if (ok && !is_listed)
                             fail_msg("'%s' is accepted but not listed", text);
                         accepted += ok;
+                        troop_parts += ok && move.seat != OD_NONE;
+                        displacements += ok && move.displace != OD_NONE;
                     }
             }
     }
@@ -2291,7 +2327,7 @@ static void test_od_legal_moves_in_random_positions(void **state_)
 {
     (void)state_;
     make_random_games();
-    legal_positions = legal_listed = brute_tried = 0;
+    legal_positions = legal_listed = brute_tried = troop_parts = displacements = 0;
     int by_adventure[7] = {0};
     static od_line line;
     for (int g = 0; g < RANDOM_GAMES && legal_positions < 200; g++) {
@@ -2320,13 +2356,85 @@ static void test_od_legal_moves_in_random_positions(void **state_)
         by_adventure[games[g].adventure] += legal_positions - positions;
     }
     print_message("legal moves: %d positions (adventures 1-6: %d %d %d %d %d %d), %d moves "
-                  "listed and played, %d brute-force moves tried\n", legal_positions,
-                  by_adventure[1], by_adventure[2], by_adventure[3], by_adventure[4],
-                  by_adventure[5], by_adventure[6], legal_listed, brute_tried);
+                  "listed and played, %d brute-force moves tried (%d moves of a troop's part, %d "
+                  "displacing)\n", legal_positions, by_adventure[1], by_adventure[2],
+                  by_adventure[3], by_adventure[4], by_adventure[5], by_adventure[6],
+                  legal_listed, brute_tried, troop_parts, displacements);
     assert_true(legal_positions >= 200);
     for (int adventure = OD_FELLOWSHIP; adventure <= OD_KING; adventure++)
         assert_true(by_adventure[adventure] > 10);
     assert_true(legal_listed > 1000);
+}
+
+/* The same check on positions the random games seldom reach: a displacement in the capital
+ * (adventure 6), a troop of two colours (adventure 5), a group (adventure 2), the sprite
+ * jumped (adventure 4). */
+static void check_legal_moves_after(const od_state *before, const char *cards)
+{
+    static od_line line;
+    od_error error = {""};
+    if (od_parse(before, cards, &line, &error) != OD_OK)
+        fail_msg("'%s': %s", cards, error.message);
+    check_legal_moves(before, &line.turn);
+}
+
+/* Whether od_legal_moves lists `text` (a move line) after the cards. */
+static bool listed_move(const od_state *before, const char *cards, const char *text)
+{
+    static od_line line, move;
+    assert_int_equal(od_parse(before, cards, &line, NULL), OD_OK);
+    assert_int_equal(od_parse(before, text, &move, NULL), OD_OK);
+    od_state scratch = *before;
+    for (int i = 0; i < line.turn.steps; i++)
+        assert_int_equal(od_step_apply(&scratch, &line.turn.step[i], NULL), OD_OK);
+    static od_step moves[OD_MAX_MOVES];
+    int n = od_legal_moves(&scratch, moves, OD_MAX_MOVES);
+    for (int i = 0; i < n; i++)
+        if (same_key(key_of(&moves[i]), key_of(&move.turn.step[0])) &&
+            moves[i].fights == move.turn.step[0].fights)
+            return true;
+    return false;
+}
+
+static void test_od_legal_moves_in_positions_set_up_by_play(void **state_)
+{
+    (void)state_;
+    legal_positions = legal_listed = brute_tried = troop_parts = displacements = 0;
+    od_state s = displacement_position();
+    check_legal_moves_after(&s, "pass");
+    assert_true(listed_move(&s, "pass", "J3 south 5 displace north"));
+    assert_true(listed_move(&s, "pass", "J3 south 5 displace west"));
+    assert_int_equal(displacements, 2);
+
+    s = troop_on_k7();
+    pass_turn(&s);
+    pass_turn(&s);
+    char cards[40];
+    snprintf(cards, sizeof cards, "%s", fill2(&s));
+    check_legal_moves_after(&s, cards);
+    assert_true(listed_move(&s, cards, "K7 south 1 only orange"));
+    assert_true(listed_move(&s, cards, "K7 south 3"));
+    assert_false(listed_move(&s, cards, "K7 south 1 only black"));
+    assert_int_equal(troop_parts, 2 * 3); /* violet's and orange's parts, K8-K10 */
+
+    s = new_game(2, OD_MAGNIFICENT);
+    setup_plain(&s);
+    playf(&s, "turn B5, %s, column-B south 5, row-5 east 2", fill1(&s, OD_NONE));
+    pass_turn(&s);
+    snprintf(cards, sizeof cards, "%s", fill2(&s));
+    check_legal_moves_after(&s, cards);
+    assert_true(listed_move(&s, cards, "row-4 east 1"));
+    assert_true(listed_move(&s, cards, "B5 south 5"));
+
+    s = new_game(2, OD_PRINCESS);
+    setup_plain(&s);
+    playf(&s, "%s, column-B south 6", fill2(&s));
+    playf(&s, "turn B7, %s", fill1(&s, OD_NONE));
+    snprintf(cards, sizeof cards, "%s", fill2(&s));
+    check_legal_moves_after(&s, cards);
+    assert_true(listed_move(&s, cards, "B6 south 2"));
+    assert_false(listed_move(&s, cards, "B6 south 1"));
+    assert_int_equal(legal_positions, 4);
 }
 
 /* ---- 6. a fuzz of the notation ---- */
@@ -2543,9 +2651,11 @@ int main(void)
         cmocka_unit_test(test_od_king_displacement_in_the_capital),
         cmocka_unit_test(test_od_king_final_majorities_ties_and_k10),
         cmocka_unit_test(test_od_king_ends_when_the_capital_is_full_and_the_creatures_beaten),
+        cmocka_unit_test(test_od_notation_clauses_without_meaning_are_refused),
         cmocka_unit_test(test_od_random_games_replayed_with_the_invariants),
         cmocka_unit_test(test_od_notation_round_trip_of_every_random_line),
         cmocka_unit_test(test_od_legal_moves_in_random_positions),
+        cmocka_unit_test(test_od_legal_moves_in_positions_set_up_by_play),
         cmocka_unit_test(test_od_notation_fuzz),
     };
     return cmocka_run_group_tests(tests, setup_board, free_random_games);
