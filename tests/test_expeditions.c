@@ -387,38 +387,12 @@ static ex_state yellow_at_44(void)
 
 /* ---- random games ---- */
 
-typedef struct game_lines {
-    int count, capacity;
-    char **lines;
-} game_lines;
-
-static void collect(void *context, const char *line)
-{
-    game_lines *g = context;
-    if (g->count == g->capacity) {
-        g->capacity = g->capacity ? 2 * g->capacity : 256;
-        g->lines = realloc(g->lines, sizeof *g->lines * (size_t)g->capacity);
-        assert_non_null(g->lines);
-    }
-    g->lines[g->count] = strdup(line);
-    assert_non_null(g->lines[g->count]);
-    g->count++;
-}
-
-static void free_lines(game_lines *g)
-{
-    for (int i = 0; i < g->count; i++)
-        free(g->lines[i]);
-    free(g->lines);
-    memset(g, 0, sizeof *g);
-}
-
 /* A random game (its lines in lines when not NULL); returns the final state it played. */
-static ex_state random_game(int seats, uint64_t seed, game_lines *lines)
+static ex_state random_game(int seats, uint64_t seed, test_lines *lines)
 {
     ex_state s = new_game(seats);
     ex_error error = {""};
-    if (ex_random_game(&s, seed, lines ? collect : NULL, lines, &error) != EX_OK)
+    if (ex_random_game(&s, seed, lines ? test_lines_collect : NULL, lines, &error) != EX_OK)
         fail_msg("random game of %d seats, seed %llu: %s", seats, (unsigned long long)seed,
                  error.message);
     assert_int_equal(s.phase, EX_PHASE_OVER);
@@ -1437,7 +1411,7 @@ static void test_ex_end_all_arrows_placed_ends_at_once(void **state_)
         if (arrows_on_board(&played) != ALL_ARROWS || played.ending ||
             played.active == seats - 1)
             continue;
-        game_lines lines = {0};
+        test_lines lines = {0};
         random_game(seats, 50000 + seed, &lines);
         ex_state s = new_game(seats);
         for (int i = 0; i < lines.count - 1; i++)
@@ -1453,7 +1427,7 @@ static void test_ex_end_all_arrows_placed_ends_at_once(void **state_)
         print_message("all 135 arrows: seed %llu, %d seats, over after %s's turn %d\n",
                       (unsigned long long)(50000 + seed), seats, s.config.colours[s.active],
                       s.turns);
-        free_lines(&lines);
+        test_lines_free(&lines);
         return;
     }
     fail_msg("no random game ends with all 135 arrows placed");
@@ -1469,7 +1443,7 @@ typedef struct game_stats {
 /* Replays a random game's lines on a fresh state, checking the invariants after each. */
 static void replay_game(int seats, uint64_t seed, game_stats *stats)
 {
-    game_lines lines = {0};
+    test_lines lines = {0};
     ex_state played = random_game(seats, seed, &lines);
     ex_state s = new_game(seats);
     for (int i = 0; i < lines.count; i++) {
@@ -1521,7 +1495,7 @@ static void replay_game(int seats, uint64_t seed, game_stats *stats)
     ex_state over = s;
     refused(&over, "yellow rome", "the game is over");
     stats->games++;
-    free_lines(&lines);
+    test_lines_free(&lines);
 }
 
 static void test_ex_random_games_replayed(void **state_)
@@ -1618,14 +1592,14 @@ static void test_ex_notation_round_trip(void **state_)
     round_trips = rewritten_lines = 0;
     for (int seats = 2; seats <= EX_MAX_SEATS; seats++)
         for (int g = 0; g < 3; g++) {
-            game_lines lines = {0};
+            test_lines lines = {0};
             random_game(seats, 2000u * (uint64_t)seats + (uint64_t)g, &lines);
             ex_state s = new_game(seats);
             for (int i = 0; i < lines.count; i++) {
                 check_round_trip(&s, lines.lines[i]);
                 play(&s, lines.lines[i]);
             }
-            free_lines(&lines);
+            test_lines_free(&lines);
         }
     print_message("round trip: %d lines, %d written otherwise\n", round_trips, rewritten_lines);
     assert_true(rewritten_lines > 0);
@@ -1701,7 +1675,7 @@ static void test_ex_legal_steps_in_random_positions(void **state_)
     (void)state_;
     legal_positions = legal_accepted = unlisted_refused = 0;
     for (int seats = 2; seats <= EX_MAX_SEATS; seats++) {
-        game_lines lines = {0};
+        test_lines lines = {0};
         random_game(seats, 3000u + (uint64_t)seats, &lines);
         ex_state s = new_game(seats);
         for (int i = 0; i < lines.count; i++) {
@@ -1720,7 +1694,7 @@ static void test_ex_legal_steps_in_random_positions(void **state_)
             }
             play(&s, lines.lines[i]);
         }
-        free_lines(&lines);
+        test_lines_free(&lines);
     }
     print_message("legal steps: %d positions, %d listed steps accepted, %d unlisted arrows "
                   "refused\n",
@@ -1948,7 +1922,7 @@ static void test_ex_reconcile_every_turn_of_random_games(void **state_)
     int games = 0, tokens = 0;
     for (int g = 0; g < 100; g++) {
         int seats = 2 + g % 5;
-        game_lines lines = {0};
+        test_lines lines = {0};
         random_game(seats, 4000u + (uint64_t)g, &lines);
         ex_state s = new_game(seats);
         for (int i = 0; i < lines.count; i++) {
@@ -1969,7 +1943,7 @@ static void test_ex_reconcile_every_turn_of_random_games(void **state_)
                 tokens++;
             }
         }
-        free_lines(&lines);
+        test_lines_free(&lines);
         games++;
     }
     print_message("reconcile over %d games: %d key locations explained; %d turns: %d explained, "
@@ -2176,7 +2150,7 @@ static void test_ex_notation_fuzz(void **state_)
     assert_non_null(bases);
     int count = 0;
     for (int seats = 2; seats <= EX_MAX_SEATS && count < BASES; seats += 2) {
-        game_lines lines = {0};
+        test_lines lines = {0};
         random_game(seats, 5000u + (uint64_t)seats, &lines);
         ex_state s = new_game(seats);
         for (int i = 0; i < lines.count && count < BASES; i++) {
@@ -2185,7 +2159,7 @@ static void test_ex_notation_fuzz(void **state_)
             count++;
             play(&s, lines.lines[i]);
         }
-        free_lines(&lines);
+        test_lines_free(&lines);
     }
     uint64_t rng = 60000;
     int accepted = 0;

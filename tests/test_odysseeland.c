@@ -2021,32 +2021,6 @@ static void test_od_notation_clauses_without_meaning_are_refused(void **state_)
 
 /* ---- 3. random games ---- */
 
-typedef struct game_lines {
-    int count, capacity;
-    char **lines;
-} game_lines;
-
-static void collect(void *context, const char *line)
-{
-    game_lines *g = context;
-    if (g->count == g->capacity) {
-        g->capacity = g->capacity ? 2 * g->capacity : 128;
-        g->lines = realloc(g->lines, sizeof *g->lines * (size_t)g->capacity);
-        assert_non_null(g->lines);
-    }
-    g->lines[g->count] = strdup(line);
-    assert_non_null(g->lines[g->count]);
-    g->count++;
-}
-
-static void free_lines(game_lines *g)
-{
-    for (int i = 0; i < g->count; i++)
-        free(g->lines[i]);
-    free(g->lines);
-    memset(g, 0, sizeof *g);
-}
-
 /* 300 random games over the 6 adventures and 2-4 players, played once and kept for the tests
  * of sections 3-6 (free_random_games, the group's teardown). */
 #define RANDOM_GAMES 300
@@ -2054,7 +2028,7 @@ static void free_lines(game_lines *g)
 typedef struct random_game {
     int seats, adventure;
     uint64_t seed;
-    game_lines lines;
+    test_lines lines;
     od_state final;
 } random_game;
 
@@ -2073,7 +2047,7 @@ static void make_random_games(void)
         game->seed = 9000u + (uint64_t)g;
         od_state s = new_game(game->seats, game->adventure);
         od_error error = {""};
-        if (od_random_game(&s, game->seed, collect, &game->lines, &error) != OD_OK)
+        if (od_random_game(&s, game->seed, test_lines_collect, &game->lines, &error) != OD_OK)
             fail_msg("random game %d (adventure %d, %d players, seed %llu): %s", g,
                      game->adventure, game->seats, (unsigned long long)game->seed,
                      error.message);
@@ -2086,7 +2060,7 @@ static int free_random_games(void **state_)
     (void)state_;
     if (games)
         for (int g = 0; g < RANDOM_GAMES; g++)
-            free_lines(&games[g].lines);
+            test_lines_free(&games[g].lines);
     free(games);
     games = NULL;
     return 0;

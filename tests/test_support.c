@@ -97,3 +97,25 @@ size_t test_folder_entries(const char *path)
     closedir(folder);
     return count;
 }
+
+void test_lines_collect(void *context, const char *line)
+{
+    test_lines *g = context;
+    if (g->count == g->capacity) {
+        g->capacity = g->capacity ? 2 * g->capacity : 256;
+        g->lines = realloc(g->lines, sizeof *g->lines * (size_t)g->capacity);
+        if (!g->lines)
+            abort();
+    }
+    if (!(g->lines[g->count] = strdup(line)))
+        abort();
+    g->count++;
+}
+
+void test_lines_free(test_lines *g)
+{
+    for (int i = 0; i < g->count; i++)
+        free(g->lines[i]);
+    free(g->lines);
+    memset(g, 0, sizeof *g);
+}

@@ -27,4 +27,14 @@ bool test_file_equals(const char *path, const void *data, size_t size);
 /* The folder holds exactly count entries (besides . and ..). */
 size_t test_folder_entries(const char *path);
 
+/* The lines a random game emits, kept in order: pass test_lines_collect as the emit callback
+ * and a zeroed test_lines as its context. Out of memory aborts the test program. */
+typedef struct test_lines {
+    int count, capacity;
+    char **lines;
+} test_lines;
+
+void test_lines_collect(void *context, const char *line);
+void test_lines_free(test_lines *lines);
+
 #endif
