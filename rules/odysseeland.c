@@ -1087,6 +1087,15 @@ static od_status check_card_count(const od_state *state, int turned, int fog, in
     return OD_OK;
 }
 
+void od_step_init(od_step *step, int kind, int place)
+{
+    memset(step, 0, sizeof *step);
+    step->kind = (uint8_t)kind;
+    step->place = place;
+    step->target = step->seat = step->displace = step->key = OD_NONE;
+    step->fight.king = OD_NONE;
+}
+
 od_status od_step_apply(od_state *state, const od_step *step, od_error *error)
 {
     od_status status = apply_step(state, step, error);

@@ -48,6 +48,9 @@ int od_advance_targets(const od_state *state, int field, int *targets);
 /* Adventure 6: the fields the king may go to after its guardian on `field` falls. */
 int od_king_targets(const od_state *state, int field, int *targets);
 
+/* A step of this kind at place, everything else empty (OD_NONE where "none" is not 0). */
+void od_step_init(od_step *step, int kind, int place);
+
 /* One step on a scratch state, without the turn's bookkeeping (random games, reconcile): the
  * state may be left half-changed on failure. */
 od_status od_step_apply(od_state *state, const od_step *step, od_error *error);

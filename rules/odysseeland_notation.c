@@ -159,18 +159,10 @@ static od_status parse_card(const od_state *state, const clause *c, int at, od_s
     return OD_OK;
 }
 
-static void new_step(od_step *step, int kind)
-{
-    memset(step, 0, sizeof *step);
-    step->kind = (uint8_t)kind;
-    step->target = step->seat = step->displace = step->key = OD_NONE;
-    step->fight.king = OD_NONE;
-}
-
 static od_status parse_move(const od_state *state, const clause *c, od_step *step,
                             od_error *error)
 {
-    new_step(step, OD_STEP_MOVE);
+    od_step_init(step, OD_STEP_MOVE, OD_NONE);
     step->place = od_place_parse(c->words[0].text, c->words[0].length);
     if (step->place == OD_NONE || c->count < 3)
         return bad(error, "%s", "a move is `C3 south 2` or `row-2 east 3` (a field or a start "
@@ -204,7 +196,7 @@ static od_status parse_move(const od_state *state, const clause *c, od_step *ste
 
 static od_status parse_key(const clause *c, od_step *step, od_error *error)
 {
-    new_step(step, OD_STEP_BUY_KEY);
+    od_step_init(step, OD_STEP_BUY_KEY, OD_NONE);
     if (c->count == 3 && rules_word_is(&c->words[2], "key"))
         for (int k = 0; k < OD_CITIES; k++)
             if (rules_word_is(&c->words[1], od_key_name(k)))
@@ -240,7 +232,7 @@ static od_status parse_setup(const od_state *state, clause *clauses, int count, 
         if (setup->cards == (int)(sizeof setup->card / sizeof setup->card[0]))
             return bad(error, "%s", "too many cards in the setup");
         od_step *card = &setup->card[setup->cards++];
-        new_step(card, OD_STEP_CARD);
+        od_step_init(card, OD_STEP_CARD, OD_NONE);
         card->place = field_of(w);
         if (card->place == OD_NONE)
             return bad(error, "%s", "the setup lists cards (`A1`, `D7 creature 10`) and, for "
@@ -321,14 +313,14 @@ od_status od_parse(const od_state *state, const char *text, od_line *line, od_er
         const word *w = &c->words[0];
         od_status status;
         if (rules_word_is(w, "turn")) {
-            new_step(step, OD_STEP_CARD);
+            od_step_init(step, OD_STEP_CARD, OD_NONE);
             if (c->count < 2 || (step->place = field_of(&c->words[1])) == OD_NONE)
                 return bad(error, "%s", "a card is `turn FIELD` (A1 to K10)");
             status = parse_card(state, c, 2, step, error);
         } else if (rules_word_is(w, "buy")) {
             status = parse_key(c, step, error);
         } else if (rules_word_is(w, "super")) {
-            new_step(step, OD_STEP_SUPER);
+            od_step_init(step, OD_STEP_SUPER, OD_NONE);
             if (c->count != 2 || (step->place = od_place_parse(c->words[1].text,
                                                                c->words[1].length)) == OD_NONE)
                 return bad(error, "%s", "5 companions become an extraordinary one with `super K7`");

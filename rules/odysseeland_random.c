@@ -252,11 +252,7 @@ static bool next_card(hidden *h, od_state *scratch, od_step *step)
     int f = h->deck[h->next_card++];
     if (f == scratch->princess)
         return next_card(h, scratch, step);
-    memset(step, 0, sizeof *step);
-    step->kind = OD_STEP_CARD;
-    step->place = f;
-    step->target = step->seat = step->displace = step->key = OD_NONE;
-    step->fight.king = OD_NONE;
+    od_step_init(step, OD_STEP_CARD, f);
     if (scratch->board.terrain[f] != OD_FOG)
         return true;
     int fighters_at = f;
@@ -388,11 +384,8 @@ static od_status random_turn(hidden *h, od_state *state, const emitter *out, od_
                 if (!(scratch.seat[seat].keys & (1u << k)) && scratch.keys_left[k] &&
                     scratch.seat[seat].gold >= price && rules_random_below(&h->rng, 2)) {
                     od_step *buy = &turn->step[turn->steps];
-                    memset(buy, 0, sizeof *buy);
-                    buy->kind = OD_STEP_BUY_KEY;
+                    od_step_init(buy, OD_STEP_BUY_KEY, OD_NONE);
                     buy->key = k;
-                    buy->place = buy->target = buy->seat = buy->displace = OD_NONE;
-                    buy->fight.king = OD_NONE;
                     if (od_step_apply(&scratch, buy, error) == OD_OK)
                         turn->steps++;
                 }
@@ -424,11 +417,7 @@ static od_status random_turn(hidden *h, od_state *state, const emitter *out, od_
             for (int p = 0; p < OD_PLACES; p++)
                 if (scratch.places[p].companions[seat] >= 5 && scratch.supers > 0) {
                     od_step *super = &turn->step[turn->steps];
-                    memset(super, 0, sizeof *super);
-                    super->kind = OD_STEP_SUPER;
-                    super->place = p;
-                    super->target = super->seat = super->displace = super->key = OD_NONE;
-                    super->fight.king = OD_NONE;
+                    od_step_init(super, OD_STEP_SUPER, p);
                     if (od_step_apply(&scratch, super, error) == OD_OK)
                         turn->steps++;
                     break;

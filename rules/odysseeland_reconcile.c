@@ -129,9 +129,8 @@ static void finish_turn(search *s, const od_state *state, int unseen)
     od_observe(&now, &seen);
     for (int p = 0; p < OD_PLACES && s->turn.steps < OD_MAX_STEPS; p++)
         while (s->observation->places[p].supers > seen.places[p].supers) {
-            od_step step = {.kind = OD_STEP_SUPER, .place = p, .target = OD_NONE,
-                            .seat = OD_NONE, .displace = OD_NONE, .key = OD_NONE,
-                            .fight = {.king = OD_NONE}};
+            od_step step;
+            od_step_init(&step, OD_STEP_SUPER, p);
             od_error error;
             if (od_step_apply(&now, &step, &error) != OD_OK || s->turn.steps >= OD_MAX_STEPS)
                 break;
@@ -252,15 +251,6 @@ static void permute(search *s, od_step *cards, int count, int at, int unseen)
     }
 }
 
-static void card_step(od_step *step, int field)
-{
-    memset(step, 0, sizeof *step);
-    step->kind = OD_STEP_CARD;
-    step->place = field;
-    step->target = step->seat = step->displace = step->key = OD_NONE;
-    step->fight.king = OD_NONE;
-}
-
 /* The creature's value a fog card shows: where it stands now, else the first in the stack. */
 static void creature_of(const od_state *state, const od_observation *seen, od_step *step)
 {
@@ -340,7 +330,7 @@ void od_reconcile(const od_state *state, const od_observation *observation,
         if (shows) {
             if (v == MAX_VISIBLE)
                 return; /* more cards than a turn turns */
-            card_step(&visible[v++], f);
+            od_step_init(&visible[v++], OD_STEP_CARD, f);
         } else if (maybe) {
             if (o == MAX_OPTIONAL)
                 return; /* the search would not end in time: left to the players */
@@ -362,7 +352,7 @@ void od_reconcile(const od_state *state, const od_observation *observation,
             continue;
         for (int i = 0; i < o; i++)
             if (mask >> i & 1)
-                card_step(&chosen[count++], optional[i]);
+                od_step_init(&chosen[count++], OD_STEP_CARD, optional[i]);
         int fog = 0;
         for (int i = 0; i < count; i++)
             fog += state->board.terrain[chosen[i].place] == OD_FOG;
