@@ -833,18 +833,12 @@ void el_ranks(const el_state *state, int32_t ranks[EL_MAX_SEATS])
 {
     int32_t scores[EL_MAX_SEATS];
     el_scores(state, scores);
-    int seats = state->config.seats;
+    int32_t supply[EL_MAX_SEATS];
     for (int s = 0; s < EL_MAX_SEATS; s++) {
+        supply[s] = state->supply[s];
         ranks[s] = 0;
-        if (s >= seats)
-            continue;
-        int better = 0;
-        for (int o = 0; o < seats; o++)
-            if (scores[o] > scores[s] ||
-                (scores[o] == scores[s] && state->supply[o] > state->supply[s]))
-                better++;
-        ranks[s] = better + 1;
     }
+    rules_rank(scores, supply, state->config.seats, ranks);
 }
 
 /* ---- invariants ---- */

@@ -640,14 +640,11 @@ void ex_ranks(const ex_state *state, int32_t ranks[EX_MAX_SEATS])
 {
     int32_t scores[EX_MAX_SEATS];
     ex_scores(state, scores);
+    int32_t tickets[EX_MAX_SEATS];
+    for (int i = 0; i < state->config.seats; i++)
+        tickets[i] = state->tickets[i];
     memset(ranks, 0, sizeof(int32_t) * EX_MAX_SEATS);
-    for (int i = 0; i < state->config.seats; i++) {
-        ranks[i] = 1;
-        for (int j = 0; j < state->config.seats; j++)
-            if (scores[j] > scores[i] ||
-                (scores[j] == scores[i] && state->tickets[j] > state->tickets[i]))
-                ranks[i]++;
-    }
+    rules_rank(scores, tickets, state->config.seats, ranks);
 }
 
 /* ---- invariants ---- */

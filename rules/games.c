@@ -59,6 +59,17 @@ bool rules_seats_valid(const char *title, int min, int max, int seats,
     return rules_colours_valid(colours, seats, message, size);
 }
 
+void rules_rank(const int32_t *scores, const int32_t *tiebreak, int seats, int32_t *ranks)
+{
+    for (int s = 0; s < seats; s++) {
+        ranks[s] = 1;
+        for (int o = 0; o < seats; o++)
+            if (scores[o] > scores[s] ||
+                (tiebreak && scores[o] == scores[s] && tiebreak[o] > tiebreak[s]))
+                ranks[s]++;
+    }
+}
+
 void rules_colours_default(char (*colours)[RULES_COLOUR_LENGTH], const char *const *names,
                            int count)
 {

@@ -601,18 +601,12 @@ void lx_ranks(const lx_state *state, int32_t ranks[LX_MAX_SEATS])
 {
     int32_t scores[LX_MAX_SEATS];
     lx_scores(state, scores);
-    int seats = state->config.seats;
+    int32_t sarcophagi[LX_MAX_SEATS];
     for (int s = 0; s < LX_MAX_SEATS; s++) {
+        sarcophagi[s] = s < state->config.seats ? lx_sarcophagi(state, s) : 0;
         ranks[s] = 0;
-        if (s >= seats)
-            continue;
-        int better = 0;
-        for (int o = 0; o < seats; o++)
-            if (scores[o] > scores[s] ||
-                (scores[o] == scores[s] && lx_sarcophagi(state, o) > lx_sarcophagi(state, s)))
-                better++;
-        ranks[s] = better + 1;
     }
+    rules_rank(scores, sarcophagi, state->config.seats, ranks);
 }
 
 /* ---- invariants ---- */

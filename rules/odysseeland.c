@@ -1377,18 +1377,13 @@ void od_ranks(const od_state *state, int32_t *ranks)
 {
     int32_t scores[OD_MAX_SEATS];
     od_scores(state, scores);
-    int seats = state->config.seats;
-    for (int s = 0; s < seats; s++) {
-        if (state->config.adventure == OD_UPRISING) {
-            ranks[s] = 1; /* one team */
-            continue;
-        }
-        int better = 0;
-        for (int o = 0; o < seats; o++)
-            if (o != s && (o == state->winner || (s != state->winner && scores[o] > scores[s])))
-                better++;
-        ranks[s] = 1 + better;
-    }
+    int32_t freed[OD_MAX_SEATS] = {0}; /* adventure 4: who freed the princess wins */
+    if (state->winner != OD_NONE)
+        freed[state->winner] = 1;
+    if (state->config.adventure == OD_UPRISING) /* one team */
+        for (int s = 0; s < state->config.seats; s++)
+            scores[s] = 0;
+    rules_rank(freed, scores, state->config.seats, ranks);
 }
 
 /* ---- consistency ---- */

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define RULES_COLOUR_LENGTH 16 /* = RULES_COLOUR_MAX, EL_COLOUR_MAX, LX_COLOUR_MAX */
 
@@ -26,5 +27,9 @@ void rules_colours_default(char (*colours)[RULES_COLOUR_LENGTH], const char *con
  * size bytes; each engine wraps this for its own types. */
 int rules_fail(void *error, size_t size, int status, const char *format, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* Final ranks, 1 = winner: a seat's rank is 1 + the seats ahead of it by score, then by
+ * tiebreak (NULL: none); equal seats share a rank. ranks[seats..max) are left alone. */
+void rules_rank(const int32_t *scores, const int32_t *tiebreak, int seats, int32_t *ranks);
 
 #endif
