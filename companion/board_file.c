@@ -640,3 +640,38 @@ bool board_file_read_odysseeland(const char *path, od_board *board, char *error,
     free(text);
     return read;
 }
+
+int board_file_load(const char *game, const char *path, char *id, size_t id_size, char *error,
+                    size_t size)
+{
+    const char *text;
+    size_t length;
+    if (!board_file_builtin(game, &text, &length)) {
+        snprintf(error, size, "%s is not played on a board file", game);
+        return 0;
+    }
+    const char *builtin = "the built-in board";
+    int handle;
+    const char *board_id;
+    if (strcmp(game, "odysseeland") == 0) {
+        static od_board board; /* large: kept out of the stack, and only for this call */
+        if (!(path ? board_file_read_odysseeland(path, &board, error, size)
+                   : board_file_parse_odysseeland(text, length, builtin, &board, error, size)))
+            return BOARD_FILE_BAD;
+        handle = od_board_add(&board);
+        board_id = board.id;
+    } else {
+        static ex_board board;
+        if (!(path ? board_file_read(path, &board, error, size)
+                   : board_file_parse(text, length, builtin, &board, error, size)))
+            return BOARD_FILE_BAD;
+        handle = ex_board_add(&board);
+        board_id = board.id;
+    }
+    if (!handle) {
+        snprintf(error, size, "board %s: another board with this id is already loaded", board_id);
+        return BOARD_FILE_REFUSED;
+    }
+    snprintf(id, id_size, "%s", board_id);
+    return handle;
+}

@@ -55,4 +55,14 @@ bool board_file_parse_odysseeland(const char *text, size_t length, const char *n
  * game has none. */
 bool board_file_builtin(const char *game, const char **text, size_t *length);
 
+/* Loads the board a game is played on into the rules' table of boards (ex_board_add,
+ * od_board_add): the file at path, else the one built in. Returns the handle for
+ * rules_options.board and writes the board's id (id_size bytes); 0 when the game is not
+ * played on a board file (error says so); BOARD_FILE_BAD when the file cannot be used and
+ * BOARD_FILE_REFUSED when the table refuses the board, with one line in error. */
+#define BOARD_FILE_BAD (-1)
+#define BOARD_FILE_REFUSED (-2)
+int board_file_load(const char *game, const char *path, char *id, size_t id_size, char *error,
+                    size_t size);
+
 #endif

@@ -30,7 +30,7 @@ typedef struct play_options {
     uint64_t seed;
     int64_t resume;
     const char *board; /* --board FILE: the map of a game played on a board file */
-    int adventure;     /* --adventure K: Odyssée-land's adventure, 0 when not given */
+    int adventure;     /* --adventure K, for games with adventures; 0 when not given */
 } play_options;
 
 typedef struct session {
@@ -116,8 +116,8 @@ static int parse_play_options(const cli_command *command, int argc, char **argv,
         case SCRIPT: options->script = optarg; break;
         case BOARD: options->board = optarg; break;
         case ADVENTURE:
-            if (!cli_parse_number(optarg, 1, 6, true, &number))
-                return cli_usage_error(command, "--adventure %s: an adventure 1 to 6", optarg);
+            if (!cli_parse_number(optarg, 1, 99, true, &number))
+                return cli_usage_error(command, "--adventure %s: an adventure's number", optarg);
             options->adventure = (int)number;
             break;
         case JSON: options->json = true; break;
@@ -162,42 +162,21 @@ static int parse_play_options(const cli_command *command, int argc, char **argv,
  * Sets s->board and s->board_id; a game without a board file refuses --board. */
 static int load_board(session *s, const char *path)
 {
-    const char *text;
-    size_t length;
-    if (!board_file_builtin(s->game->id, &text, &length)) {
-        if (path)
-            return cli_usage_error(s->command, "--board %s: %s is not played on a board file",
-                                   path, s->game->title);
+    char error[320];
+    int handle = board_file_load(s->game->id, path, s->board_id, sizeof s->board_id, error,
+                                 sizeof error);
+    if (handle > 0) {
+        s->board = handle;
         return EXIT_OK;
     }
-    bool odysseeland = strcmp(s->game->id, "odysseeland") == 0;
-    void *board = malloc(odysseeland ? sizeof(od_board) : sizeof(ex_board));
-    if (!board) {
-        cli_error(s->command, "out of memory");
-        return EXIT_FAILURE_OTHER;
-    }
-    char error[320];
-    const char *builtin = "the built-in board";
-    bool read = odysseeland
-                    ? (path ? board_file_read_odysseeland(path, board, error, sizeof error)
-                            : board_file_parse_odysseeland(text, length, builtin, board, error,
-                                                           sizeof error))
-                    : (path ? board_file_read(path, board, error, sizeof error)
-                            : board_file_parse(text, length, builtin, board, error, sizeof error));
-    const char *id = odysseeland ? ((od_board *)board)->id : ((ex_board *)board)->id;
-    int code = EXIT_OK;
-    if (!read) {
-        code = path ? cli_usage_error(s->command, "%s", error) : EXIT_FAILURE_OTHER;
-        if (!path)
-            cli_error(s->command, "%s", error);
-    } else if (!(s->board = odysseeland ? od_board_add(board) : ex_board_add(board))) {
-        cli_error(s->command, "board %s: another board with this id is already loaded", id);
-        code = EXIT_FAILURE_OTHER;
-    } else {
-        snprintf(s->board_id, sizeof s->board_id, "%s", id);
-    }
-    free(board);
-    return code;
+    if (handle == 0)
+        return path ? cli_usage_error(s->command, "--board %s: %s is not played on a board file",
+                                      path, s->game->title)
+                    : EXIT_OK;
+    if (handle == BOARD_FILE_BAD && path)
+        return cli_usage_error(s->command, "%s", error);
+    cli_error(s->command, "%s", error);
+    return EXIT_FAILURE_OTHER;
 }
 
 /* ---- the running game ---- */
@@ -509,9 +488,12 @@ static int set_up(session *s, play_options *options)
     int code = load_board(s, options->board);
     if (code != EXIT_OK)
         return code;
-    if (options->adventure && strcmp(s->game->id, "odysseeland") != 0)
+    if (options->adventure && !s->game->adventures)
         return cli_usage_error(command, "--adventure: %s has no adventures", s->game->title);
-    if (!options->adventure && strcmp(s->game->id, "odysseeland") == 0)
+    if (options->adventure > s->game->adventures)
+        return cli_usage_error(command, "--adventure %d: %s has adventures 1 to %d",
+                               options->adventure, s->game->title, s->game->adventures);
+    if (!options->adventure && s->game->adventures)
         options->adventure = 1; /* archived, so that a resume plays the same one */
     rules_options rules = {.seats = options->players, .flags = options->flags, .board = s->board,
                            .adventure = options->adventure};

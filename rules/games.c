@@ -100,11 +100,11 @@ const rules_flag *rules_flags(size_t *count)
 /* Ids and player counts from ../shared/RULES.md; the titles are the boxes' own. */
 static const rules_game games[] = {
     {"expedition-luxor", "Expedition Luxor", 2, 4, RULES_FLAG_EXPANSION | RULES_FLAG_CHECK_DECK,
-     &el_engine},
+     0, &el_engine},
     {"luxor", "Luxor", 2, 4, RULES_FLAG_CURSE | RULES_FLAG_SPHINX | RULES_FLAG_TILE_PAIRS,
-     &lx_engine},
-    {"expeditions", "Expéditions – Autour du Monde", 2, 6, 0, &ex_engine},
-    {"odysseeland", "Odyssée-land", 2, 4, RULES_FLAG_COLOSSAL, &od_engine},
+     0, &lx_engine},
+    {"expeditions", "Expéditions – Autour du Monde", 2, 6, 0, 0, &ex_engine},
+    {"odysseeland", "Odyssée-land", 2, 4, RULES_FLAG_COLOSSAL, 6, &od_engine},
 };
 
 const rules_game *rules_games(size_t *count)

@@ -121,6 +121,8 @@ typedef struct rules_game {
     int min_players;
     int max_players;
     unsigned flags;            /* the RULES_FLAG_* this game understands */
+    int adventures;            /* how many adventures (rules_options.adventure) it offers, 0
+                                * when none */
     const rules_engine *engine; /* NULL: this game's engine is not available yet */
 } rules_game;
 

@@ -67,22 +67,11 @@ static void test_rules_flags_are_named_once(void **state)
 /* The handle of the board a game is played on when no file is given (0: none). */
 static int builtin_board(const char *game)
 {
-    const char *text;
-    size_t length;
-    if (!board_file_builtin(game, &text, &length))
-        return 0;
-    char error[256];
-    if (strcmp(game, "odysseeland") == 0) {
-        static od_board board;
-        if (!board_file_parse_odysseeland(text, length, "the built-in board", &board, error,
-                                          sizeof error))
-            fail_msg("%s", error);
-        return od_board_add(&board);
-    }
-    static ex_board board;
-    if (!board_file_parse(text, length, "the built-in board", &board, error, sizeof error))
+    char id[64], error[256];
+    int handle = board_file_load(game, NULL, id, sizeof id, error, sizeof error);
+    if (handle < 0)
         fail_msg("%s", error);
-    return ex_board_add(&board);
+    return handle;
 }
 
 /* The engines that exist play a random game through the game-agnostic interface alone. */
