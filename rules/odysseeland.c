@@ -186,11 +186,6 @@ static void check_keys(od_state *state)
 
 /* ---- init and setup ---- */
 
-static bool board_ready(od_board *board, char *message, size_t size)
-{
-    return od_board_check(board, message, size);
-}
-
 od_status od_init(od_state *state, const od_config *config, const od_board *board,
                   od_error *error)
 {
@@ -210,7 +205,7 @@ od_status od_init(od_state *state, const od_config *config, const od_board *boar
     for (int i = config->seats; i < OD_MAX_SEATS; i++)
         memset(state->config.colours[i], 0, OD_COLOUR_MAX);
     state->board = *board;
-    if (!board_ready(&state->board, reason, sizeof reason))
+    if (!od_board_check(&state->board, reason, sizeof reason))
         return fail(error, OD_BAD_CONFIG, "board %s: %s", board->id, reason);
 
     int seats = config->seats;
@@ -236,7 +231,7 @@ od_status od_init(od_state *state, const od_config *config, const od_board *boar
     if (config->adventure == OD_KING)
         state->deck = 0;
     state->sprite = OD_NONE;
-    state->princess = state->princess_seen = state->king = state->winner = OD_NONE;
+    state->princess = state->king = state->winner = OD_NONE;
     state->phase = OD_PHASE_SETUP;
     return OD_OK;
 }
@@ -560,8 +555,6 @@ static od_status apply_card(od_state *state, const od_step *step, od_error *erro
 
 /* ---- moves ---- */
 
-/* The field `distance` fields from place in direction, OD_NONE off the board or against the
- * place's one way (a start space in front of a row goes east, one above a column south). */
 int od_destination(int place, int direction, int distance)
 {
     int row, column;
@@ -783,7 +776,7 @@ static od_status apply_move(od_state *state, const od_step *step, od_error *erro
                         to_name);
         if (!step->fights)
             return fail(error, OD_ILLEGAL, "the giant's fight: give it (`fight ...`)");
-        state->princess = state->princess_seen = (int8_t)dest;
+        state->princess = (int8_t)dest; /* revealed to all */
         bool won;
         status = fight(state, dest, od_giant_strength(state), true, &step->fight, &won, error);
         if (status != OD_OK)

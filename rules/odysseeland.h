@@ -208,8 +208,8 @@ typedef struct od_state {
     uint8_t creature_stack[5];      /* base creatures not yet out, by laurel 4..8 (D-OL-1) */
     uint8_t keys_left[OD_CITIES];
     int8_t sprite;                  /* its position on the river's course, OD_NONE beside it */
-    int8_t princess;                /* adventure 4: the field, OD_NONE while unknown */
-    int8_t princess_seen;           /* the field once a fight revealed it, else OD_NONE */
+    int8_t princess;                /* adventure 4: the field, OD_NONE while unknown (in play,
+                                     * until a fight against the giant reveals it) */
     int8_t king;                    /* adventure 6: the guardian's field; OD_NONE when freed */
     int8_t winner;                  /* adventure 4: the seat that freed the princess */
     uint8_t phase;                  /* od_phase */

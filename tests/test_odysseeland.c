@@ -629,7 +629,7 @@ static void test_od_example_giant_beaten_with_exactly_30(void **state_)
     assert_int_equal(s.seat[BLACK].swords, 0);
     assert_int_equal(s.seat[BLACK].herbs, 1);
     assert_int_equal(s.seat[BLACK].gold, 0);
-    assert_int_equal(s.princess_seen, F("A1"));
+    assert_int_equal(s.princess, F("A1"));
     /* green knows the field now, but has no keys */
     refusedf(&s, "needs the 5 keys and 14 laurels", "%s, column-A south 1 giant fight",
              fill2(&s));
