@@ -127,10 +127,9 @@ static void replay_line(void *context, const char *line)
     if (r->failed)
         return;
     r->line++;
-    static od_line parsed; /* od_play_line needs somewhere to parse to */
     od_error error;
     char message[160];
-    if (od_play_line(&r->state, line, &parsed, &error) != OD_OK) {
+    if (od_play_line(&r->state, line, NULL, &error) != OD_OK) {
         r->failed = true;
         snprintf(r->reason, sizeof r->reason, "line %ld '%.200s': %.160s", r->line, line,
                  error.message);
