@@ -3,7 +3,12 @@
  *
  *   markers sheet ──print──▶ four ArUco markers (4x4_50, ids 0..3) at the mat's corners:
  *                            0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left
- *   (later issues: camera intrinsics, table registration, teaching a box → profile)
+ *   ChArUco views ──calibration_camera──▶ vision_camera         (optional)
+ *   a photo of the table ──calibration_table──▶ the mat checked  (markers found, sizes agree)
+ *   photos + their truths ──calibration_teach──▶ what the box looks like
+ *                                  │
+ *                                  ▼
+ *   calibration_profile ◀──▶ profile file (OpenCV FileStorage YAML, DESIGN.md §3.3)
  */
 #ifndef TS_CALIBRATION_H
 #define TS_CALIBRATION_H
@@ -26,5 +31,37 @@ void calibration_sheet_config_default(calibration_sheet_config *config);
  */
 vision_status calibration_markers_sheet(const calibration_sheet_config *config,
                                         vision_image *sheet);
+
+/* ---- the profile ---- */
+
+#define CALIBRATION_PROFILE_FORMAT 1 /* written to every profile; newer ones are refused */
+#define CALIBRATION_GAME_MAX 32
+
+/* Everything a table and a box need before a camera can read them. Pointer-free. */
+typedef struct calibration_profile {
+    int format;                      /* CALIBRATION_PROFILE_FORMAT */
+    char game[CALIBRATION_GAME_MAX]; /* the game the box is, e.g. "expedition-luxor" */
+    vision_camera camera;            /* camera.known == 0: not calibrated */
+    vision_mat mat;
+    vision_el_model el;              /* expedition-luxor: what teaching learnt */
+} calibration_profile;
+
+/* A new profile for game: the current format, the default mat, no camera, nothing taught. */
+void calibration_profile_init(calibration_profile *profile, const char *game);
+
+/*
+ * Writes the profile as OpenCV FileStorage YAML; the file appears whole or not at all.
+ * error (size bytes) names the file and the problem.
+ */
+vision_status calibration_profile_save(const char *path, const calibration_profile *profile,
+                                       char *error, size_t size);
+
+/*
+ * Reads a profile. VISION_NOT_FOUND for a missing file; VISION_BAD_INPUT, with error naming the
+ * file and the problem, for a file that is not a profile, one of a newer format, or one with a
+ * value out of range. *profile is unchanged on failure.
+ */
+vision_status calibration_profile_load(const char *path, calibration_profile *profile,
+                                       char *error, size_t size);
 
 #endif

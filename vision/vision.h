@@ -1,17 +1,26 @@
 /*
- * vision: images, the OpenCV shim, and (later) table geometry, classifiers, the recognisers and
- * the scene renderer.
+ * vision: images, the table plane, the scene renderer and the recognisers.
  *
  *   vision_image {width, height, stride, channels, pixels}   wraps any buffer without copying
- *        │
- *        └─▶ cv_shim.cpp: every OpenCV call, behind C functions that return a status and never
- *            let an exception through (a port to OpenCV 4.7+, where aruco changed, touches only it)
+ *
+ *   frame ──vision_register──▶ vision_registration      the markers → table plane (mm) ↔ pixels
+ *                                   │
+ *   truth ──vision_el_render──▶ frame (a camera's view of an observation, for tests and the demo)
+ *                                   │
+ *   frame + registration ──vision_el_recognise(model)──▶ vision_el_observation
+ *   frame + registration + truth ──vision_el_learn──▶ model      (teaching a box)
+ *
+ *   cv_shim.cpp, cv_shim_aruco.cpp: every OpenCV call, behind C functions that return a status
+ *   and never let an exception through (a port to OpenCV 4.7+, where aruco changed, touches
+ *   only them).
  */
 #ifndef TS_VISION_H
 #define TS_VISION_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "expedition_luxor.h" /* the tile and token types (rules: types only) */
 
 #ifdef __cplusplus
 extern "C" { /* for the shim, the one C++ file that includes this header */
@@ -23,7 +32,11 @@ extern "C" { /* for the shim, the one C++ file that includes this header */
     X(VISION_NOT_FOUND, "no such file")                  \
     X(VISION_UNREADABLE, "not an image this build reads") \
     X(VISION_IO, "input/output error")                   \
-    X(VISION_NOMEM, "out of memory")
+    X(VISION_NOMEM, "out of memory")                     \
+    X(VISION_NO_MARKERS, "no table markers in view")     \
+    X(VISION_MARKER_MISSING, "a table marker is missing") \
+    X(VISION_MARKER_MOVED, "a table marker is not where the mat puts it") \
+    X(VISION_NOT_TAUGHT, "the profile was not taught this")
 
 typedef enum {
 #define VISION_STATUS_ENUM(name, message) name,
@@ -69,6 +82,220 @@ vision_status vision_draw_text(vision_image *image, const char *text, int x, int
 /* Fills a rectangle with a grey level (every channel). */
 vision_status vision_fill(vision_image *image, int x, int y, int width, int height,
                           uint8_t value);
+
+/* ---- the table plane (DESIGN.md §3.3) ---- */
+
+typedef struct vision_point {
+    double x, y;
+} vision_point;
+
+/*
+ * The mat: four markers at the corners of the play area (ids 0 top-left, 1 top-right,
+ * 2 bottom-right, 3 bottom-left). Table coordinates are millimetres, origin at the centre of
+ * marker 0, x towards marker 1, y towards marker 3; heights are millimetres above the table.
+ */
+typedef struct vision_mat {
+    double marker_mm; /* printed side of a marker, its black border included; default 40 */
+    double width_mm;  /* from marker 0's centre to marker 1's; default 560 */
+    double height_mm; /* from marker 0's centre to marker 3's; default 560 */
+    double tile_mm;   /* the game's cell: an Expedition Luxor tile's side; default 40 */
+} vision_mat;
+
+void vision_mat_default(vision_mat *mat);
+
+/* A camera's intrinsics, OpenCV's pinhole model with distortion k1 k2 p1 p2 k3. */
+typedef struct vision_camera {
+    int known;            /* 0: not calibrated, the rest is unset */
+    int width, height;    /* the image size they were measured at, pixels */
+    double fx, fy, cx, cy; /* pixels */
+    double distortion[5]; /* k1 k2 p1 p2 k3 */
+} vision_camera;
+
+/* Where the table lies in one frame. */
+typedef struct vision_registration {
+    double table_to_image[9]; /* homography, row-major: pixel ~ H (x_mm, y_mm, 1) */
+    double image_to_table[9]; /* its inverse */
+    double projection[12];    /* 3x4, row-major: pixel ~ P (x_mm, y_mm, height_mm, 1) */
+    double camera_mm[3];      /* the camera's centre: x, y on the table and its height above */
+    double focal_px;          /* the focal length used (known, or estimated from the markers) */
+    vision_point markers[4][4]; /* each marker's corners in the frame, pixels, clockwise from
+                                   its top-left */
+    double residual_mm;       /* the worst corner's distance from where the mat puts it */
+    int image_width, image_height;
+} vision_registration;
+
+/*
+ * Finds the four markers and maps the frame onto the table plane. camera may be NULL or not
+ * known (then the focal length is estimated and distortion ignored). Fails, with error naming the
+ * marker (its id and corner), when none or only some are found (VISION_NO_MARKERS,
+ * VISION_MARKER_MISSING) or when one is not where the mat puts it (VISION_MARKER_MOVED): a
+ * registration is never made from markers that disagree. *registration is unchanged on failure.
+ */
+vision_status vision_register(const vision_image *frame, const vision_mat *mat,
+                              const vision_camera *camera, vision_registration *registration,
+                              char *error, size_t size);
+
+/* The pixel where the table point (x_mm, y_mm) at height_mm above the table appears. */
+vision_point vision_project(const vision_registration *registration, double x_mm, double y_mm,
+                            double height_mm);
+
+/* The table point (on the table, height 0) seen at this pixel. */
+vision_point vision_unproject(const vision_registration *registration, vision_point pixel);
+
+/*
+ * The table's rectangle from (x_mm, y_mm), width_mm x height_mm, as seen from above at
+ * px_per_mm: *out receives an owned 3-channel image (vision_image_free).
+ */
+vision_status vision_rectify(const vision_image *frame, const vision_registration *registration,
+                             double x_mm, double y_mm, double width_mm, double height_mm,
+                             double px_per_mm, vision_image *out);
+
+/* ---- what the camera sees of Expedition Luxor (DESIGN.md §3.2) ---- */
+
+#define VISION_UNKNOWN (-1) /* a field the camera could not read */
+#define VISION_NONE (-2)    /* top: no adventurer on the tile */
+#define VISION_COLOURS_MAX 8
+#define VISION_COLOUR_NAME_MAX 16
+#define VISION_EL_TILES_MAX 128
+#define VISION_EL_STACK_MAX 5
+
+typedef struct vision_el_tile {
+    int row, col;   /* translated so that the smallest of each is 0 */
+    int type;       /* el_tile_type, or VISION_UNKNOWN */
+    int top;        /* index into the observation's colours, VISION_NONE, or VISION_UNKNOWN */
+    int height;     /* adventurers (0 with no top), or VISION_UNKNOWN */
+    int token;      /* EL_NO_TOKEN, EL_BOAT, EL_SNAKES, or VISION_UNKNOWN */
+    int stack_known; /* a truth may give the whole stack: then stack[0..height) is it */
+    int stack[VISION_EL_STACK_MAX]; /* colour indices, bottom first */
+    float confidence[4]; /* of type, top, height and token, 0..1 (1 in a truth) */
+} vision_el_tile;
+
+enum { VISION_EL_TYPE, VISION_EL_TOP, VISION_EL_HEIGHT, VISION_EL_TOKEN };
+
+typedef struct vision_el_observation {
+    int colour_count;
+    char colours[VISION_COLOURS_MAX][VISION_COLOUR_NAME_MAX]; /* the names tops refer to */
+    int tile_count;
+    vision_el_tile tiles[VISION_EL_TILES_MAX];
+    int unknown_count; /* cells the camera could not read at all (a hand, glare) */
+    struct {
+        int row, col;
+    } unknown[VISION_EL_TILES_MAX];
+} vision_el_observation;
+
+/* The index of colour name in the observation's colours, added when new; -1 when full or the
+ * name is empty or too long. */
+int vision_el_colour_index(vision_el_observation *observation, const char *name);
+
+/* ---- the scene renderer (DESIGN.md §4) ---- */
+
+/*
+ * How a photo of the table is taken. The box's art comes from box_seed alone, so that a box
+ * taught from one photo is recognised in others; everything else from scene_seed. A field set
+ * to NAN (or -1 for the whole numbers) is drawn from scene_seed within the range given.
+ */
+typedef struct vision_render_config {
+    uint64_t box_seed;        /* the box: every piece type's art, the pieces' size; default 1 */
+    uint64_t scene_seed;      /* this photo; default 1 */
+    int width, height;        /* pixels; default 1920 x 1080 */
+    vision_mat mat;           /* default vision_mat_default */
+    double camera_height_mm;  /* above the table [500, 1200] */
+    double tilt_deg;          /* from looking straight down [0, 35] */
+    double azimuth_deg;       /* the side the camera looks from, 0 = the mat's bottom edge,
+                                 counter-clockwise [0, 360) */
+    double distortion_k1;     /* radial lens distortion [-0.12, 0.04] */
+    double light_kelvin;      /* light colour [2700, 6500] */
+    double light_azimuth_deg; /* where the light comes from [0, 360) */
+    double light_elevation_deg; /* [30, 85] */
+    double glare;             /* strength of a specular spot, 0 none [0, 1] */
+    double noise;             /* sensor noise, standard deviation in grey levels [0, 6] */
+    double blur_px;           /* lens blur, Gaussian sigma in pixels [0, 1.5] */
+    int jpeg_quality;         /* [60, 95]; 0: no JPEG loss */
+    int hands;                /* hands and arms over the table; default 0 [0, 2] */
+    double layout_angle_deg;  /* the tiles' turn against the mat [-8, 8] */
+} vision_render_config;
+
+/* The defaults above: seeds 1, 1920 x 1080, the default mat, no hands, the rest drawn. */
+void vision_render_config_default(vision_render_config *config);
+
+/* What the renderer knows that an image does not say: for tests and the accuracy bench. */
+typedef struct vision_render_info {
+    vision_registration camera;     /* the true camera (projection, pose; distortion aside) */
+    double distortion_k1;
+    double piece_diameter_mm, piece_height_mm; /* this box's adventurers */
+    int tile_count;                 /* the truth's tiles, in its order */
+    struct {
+        double x_mm, y_mm;          /* the tile's centre on the table */
+        double angle_deg;           /* its turn against the mat */
+        double stack_x_mm, stack_y_mm; /* where its stack stands */
+        int quarter_turns;          /* how its art is turned, 0..3 */
+        double hand_cover;          /* the share of the tile under a hand or arm, 0..1 */
+    } tiles[VISION_EL_TILES_MAX];
+} vision_render_info;
+
+/*
+ * Draws the truth as a camera would see it into *frame (owned, 3 channels, config's size).
+ * Deterministic: the same config and truth give the same pixels. info may be NULL.
+ * VISION_BAD_INPUT, with error saying why, when the layout does not fit the mat or a value is
+ * out of range.
+ */
+vision_status vision_el_render(const vision_render_config *config,
+                               const vision_el_observation *truth, vision_image *frame,
+                               vision_render_info *info, char *error, size_t size);
+
+/* ---- recognising Expedition Luxor ---- */
+
+#define VISION_EL_PATCH 24 /* a tile's art is learnt as PATCH x PATCH colours */
+
+/*
+ * What teaching learnt of one box: pointer-free, written to the profile. Colours are white-
+ * balanced against the markers' white margin and black squares (0..1, blue green red), so that
+ * the light's colour and strength matter less.
+ */
+typedef struct vision_el_model {
+    int images;                 /* teach images learnt from */
+    double piece_diameter_mm;   /* an adventurer's footprint */
+    double piece_height_mm;     /* one adventurer's height */
+    float mat_colour[3];        /* the mat around the tiles */
+    int type_samples[EL_TILE_TYPES]; /* tiles of each type learnt from */
+    float type_art[EL_TILE_TYPES][VISION_EL_PATCH][VISION_EL_PATCH][3]; /* upright as taught */
+    int colour_count;
+    char colours[VISION_COLOURS_MAX][VISION_COLOUR_NAME_MAX];
+    int colour_samples[VISION_COLOURS_MAX];
+    float colour_mean[VISION_COLOURS_MAX][3];
+    float colour_spread[VISION_COLOURS_MAX][3]; /* standard deviation per channel */
+    int token_samples[EL_TOKEN_TYPES]; /* EL_BOAT and EL_SNAKES are learnt */
+    float token_art[EL_TOKEN_TYPES][VISION_EL_PATCH][VISION_EL_PATCH][3];
+} vision_el_model;
+
+/* An empty model: nothing taught. */
+void vision_el_model_init(vision_el_model *model);
+
+/*
+ * Learns from one frame whose truth is known: adds what it sees to the model (several frames
+ * may be learnt, one call each). VISION_BAD_INPUT when the truth's tiles are not where the
+ * frame shows tiles, with error saying which.
+ */
+vision_status vision_el_learn(const vision_image *frame, const vision_registration *registration,
+                              const vision_mat *mat, const vision_el_observation *truth,
+                              vision_el_model *model, char *error, size_t size);
+
+/* Milliseconds spent in each stage of one recognition. */
+typedef struct vision_el_timing {
+    double rectify_ms, grid_ms, types_ms, stacks_ms, total_ms;
+} vision_el_timing;
+
+/*
+ * Reads the frame: the tile grid, each tile's type, each stack's top colour and height, the
+ * tokens, with a confidence for each, and VISION_UNKNOWN (or the cell in unknown[]) where it
+ * cannot tell rather than a guess. Colours are the model's. VISION_NOT_TAUGHT when the model
+ * lacks a tile type or has no colours. timing may be NULL.
+ */
+vision_status vision_el_recognise(const vision_image *frame,
+                                  const vision_registration *registration,
+                                  const vision_mat *mat, const vision_el_model *model,
+                                  vision_el_observation *seen, vision_el_timing *timing,
+                                  char *error, size_t size);
 
 #ifdef __cplusplus
 }
