@@ -265,7 +265,8 @@ typedef struct vision_el_model {
     float colour_mean[VISION_COLOURS_MAX][3];
     float colour_spread[VISION_COLOURS_MAX][3]; /* standard deviation per channel */
     int token_samples[EL_TOKEN_TYPES]; /* EL_BOAT and EL_SNAKES are learnt */
-    float token_art[EL_TOKEN_TYPES][VISION_EL_PATCH][VISION_EL_PATCH][3];
+    float token_mean[EL_TOKEN_TYPES][3];   /* a token's colour, seen as a whole */
+    float token_spread[EL_TOKEN_TYPES][3];
 } vision_el_model;
 
 /* An empty model: nothing taught. */
