@@ -5,20 +5,21 @@
  * Unknown keys are ignored, for files written by a later version 1 tool.
  *
  * The two games share everything up to their own keys: reading the file (load_file), the JSON
- * (load_json) and the header (read_identity); after that each game has its reader.
+ * (load_json) and the header (read_identity); after that each game has its reader. The file
+ * and the JSON are read by input_file.h, which observations share.
  */
 #include "board_file.h"
+#include "input_file.h"
 
 #include <jansson.h>
 
-#include <errno.h>
 #include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define BOARD_FILE_MAX (1024 * 1024) /* the printed map takes about 30 KB */
+#define BOARD_FILE_MAX INPUT_FILE_MAX /* the printed map takes about 30 KB */
 #define BOARD_FORMAT "tablescribe-board"
 #define BOARD_VERSION 1
 #define EXPEDITIONS_GAME "expeditions"
@@ -49,17 +50,6 @@ static bool fail(const reader *r, const char *format, ...)
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             *c = '?';
     return false;
-}
-
-/* Text from the file made fit to quote in a message: printable ASCII, the rest as '?', cut to
- * size - 4 bytes with "..." after. */
-static const char *shown(const char *text, size_t length, char *out, size_t size)
-{
-    size_t keep = length < size - 4 ? length : size - 4;
-    for (size_t i = 0; i < keep; i++)
-        out[i] = text[i] >= 0x20 && text[i] < 0x7f ? text[i] : '?';
-    strcpy(out + keep, length > keep ? "..." : "");
-    return out;
 }
 
 /* The member key of object; NULL, after failing, when it is missing. */
@@ -229,9 +219,9 @@ static bool read_circle(const reader *r, size_t index, json_t *object, ex_board 
         k++;
     char quoted[SHOWN_MAX];
     if (k == EX_KINDS)
-        return fail(
-            r, "%sunknown kind \"%s\" (start, place, blue or red)", where,
-            shown(json_string_value(kind), json_string_length(kind), quoted, sizeof quoted));
+        return fail(r, "%sunknown kind \"%s\" (start, place, blue or red)", where,
+                    input_file_quote(json_string_value(kind), json_string_length(kind), quoted,
+                                     sizeof quoted));
     circle->kind = (uint8_t)k;
     if (!read_string(r, where, object, "name", false, circle->name, sizeof circle->name) ||
         !read_string(r, where, object, "region", false, circle->region, sizeof circle->region))
@@ -285,9 +275,9 @@ static bool read_pairs(const reader *r, json_t *array, const char *key, const ch
             if (circle == EX_NONE) {
                 char a[SHOWN_MAX], b[SHOWN_MAX], unknown[SHOWN_MAX];
                 return fail(r, "%s %zu (%s - %s): unknown circle '%s'", label, i,
-                            shown(ids[0], lengths[0], a, sizeof a),
-                            shown(ids[1], lengths[1], b, sizeof b),
-                            shown(ids[end], lengths[end], unknown, sizeof unknown));
+                            input_file_quote(ids[0], lengths[0], a, sizeof a),
+                            input_file_quote(ids[1], lengths[1], b, sizeof b),
+                            input_file_quote(ids[end], lengths[end], unknown, sizeof unknown));
             }
             pairs[i][end] = (int16_t)circle;
         }
@@ -330,13 +320,10 @@ static bool read_board(const reader *r, json_t *root, ex_board *board)
  * The caller frees the result with json_decref. */
 static json_t *load_json(const reader *r, const char *text, size_t length)
 {
-    json_error_t json_error;
-    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &json_error);
+    char message[256];
+    json_t *root = input_file_json(text, length, message, sizeof message);
     if (!root) {
-        /* jansson quotes the input near the error, which may be any bytes */
-        char quoted[sizeof json_error.text + 4];
-        fail(r, "line %d, column %d: %s", json_error.line, json_error.column,
-             shown(json_error.text, strlen(json_error.text), quoted, sizeof quoted));
+        fail(r, "%s", message);
         return NULL;
     }
     if (!json_is_object(root)) {
@@ -347,31 +334,16 @@ static json_t *load_json(const reader *r, const char *text, size_t length)
     return root;
 }
 
-/* The whole file r->name into *text (malloc'd, not terminated; the caller frees it) and
- * *length. False after failing, with *text NULL; files over BOARD_FILE_MAX are refused. */
+/* The whole file r->name into *text (malloc'd; the caller frees it) and *length. False after
+ * failing, with *text NULL; files over BOARD_FILE_MAX are refused. */
 static bool load_file(const reader *r, char **text, size_t *length)
 {
-    *text = NULL;
-    FILE *file = fopen(r->name, "rb");
-    if (!file)
-        return fail(r, "cannot open: %s", strerror(errno));
-    /* one byte more than allowed, to tell a file at the limit from a longer one */
-    char *buffer = malloc(BOARD_FILE_MAX + 1);
-    if (!buffer) {
-        fclose(file);
-        return fail(r, "out of memory");
-    }
-    *length = fread(buffer, 1, BOARD_FILE_MAX + 1, file);
-    int read_errno = ferror(file) ? (errno ? errno : EIO) : 0;
-    fclose(file);
-    if (read_errno || *length > BOARD_FILE_MAX) {
-        free(buffer);
-        if (read_errno)
-            return fail(r, "cannot read: %s", strerror(read_errno));
-        return fail(r, "larger than %d KiB: not a board file", BOARD_FILE_MAX / 1024);
-    }
-    *text = buffer;
-    return true;
+    char message[160];
+    input_file_status status =
+        input_file_read(r->name, BOARD_FILE_MAX, text, length, message, sizeof message);
+    if (status == INPUT_FILE_OK)
+        return true;
+    return fail(r, "%s%s", message, status == INPUT_FILE_TOO_LARGE ? ": not a board file" : "");
 }
 
 /* ---- Expéditions ---- */
@@ -441,7 +413,7 @@ static bool read_terrain(const reader *r, json_t *root, od_board *board)
                             "terrain row %d, column %c: unknown letter '%s' (C city, M mountain, "
                             "F forest, R river, N fog)",
                             row + 1, 'A' + column,
-                            shown(letters + column, 1, quoted, sizeof quoted));
+                            input_file_quote(letters + column, 1, quoted, sizeof quoted));
             }
             board->terrain[OD_FIELD(row, column)] = (uint8_t)t;
         }
@@ -463,12 +435,12 @@ static int read_field(const reader *r, const char *where, json_t *value)
     char quoted[SHOWN_MAX];
     if (place == OD_NONE) {
         fail(r, "%sunknown field \"%s\" (A1 to K10)", where,
-             shown(text, length, quoted, sizeof quoted));
+             input_file_quote(text, length, quoted, sizeof quoted));
         return OD_NONE;
     }
     if (place >= OD_FIELDS) {
         fail(r, "%s\"%s\" is a start space, not a field", where,
-             shown(text, length, quoted, sizeof quoted));
+             input_file_quote(text, length, quoted, sizeof quoted));
         return OD_NONE;
     }
     return place;
@@ -488,7 +460,8 @@ static bool read_city(const reader *r, size_t index, json_t *city, int8_t mark, 
     if (!json_is_string(name) || json_string_length(name) == 0)
         return fail(r, "%s\"name\" must be a non-empty string", where);
     snprintf(where, sizeof where, "cities[%zu] (\"%s\"): ", index,
-             shown(json_string_value(name), json_string_length(name), quoted, sizeof quoted));
+             input_file_quote(json_string_value(name), json_string_length(name), quoted,
+                              sizeof quoted));
     json_t *fields = member(r, where, city, "fields");
     if (!fields)
         return false;
@@ -542,8 +515,8 @@ static bool read_cities(const reader *r, json_t *root, od_board *board)
             c++;
         char quoted[SHOWN_MAX];
         json_t *name = json_object_get(city, "name");
-        const char *shown_name =
-            shown(json_string_value(name), json_string_length(name), quoted, sizeof quoted);
+        const char *shown_name = input_file_quote(json_string_value(name),
+                                                  json_string_length(name), quoted, sizeof quoted);
         if (c == OD_CITIES)
             return fail(r, "cities[%zu] (\"%s\"): %zu fields, and the cities have 12, 6, 5, 4 "
                            "and 3",
