@@ -348,11 +348,11 @@ static bool read_tile(const parser *p, size_t index, json_t *tile, vision_el_til
 }
 
 /* The span of the tiles' rows (or columns) must fit the rules' grid. */
-static bool check_span(const parser *p, const char *what, int min, int max)
+static bool check_span(const parser *p, const char *what, const char *key, int min, int max)
 {
     if (max - min + 1 > LAYOUT_MAX)
-        return fail(p, "tiles: the layout spans %d %ss (%s %d to %d), at most %d", max - min + 1,
-                    what, what, min, max, LAYOUT_MAX);
+        return fail(p, "tiles: the layout spans %d %s (%s %d to %d), at most %d", max - min + 1,
+                    what, key, min, max, LAYOUT_MAX);
     return true;
 }
 
@@ -388,7 +388,8 @@ static bool read_tiles(const parser *p, json_t *root)
         min_col = tile->col < min_col ? tile->col : min_col;
         max_col = tile->col > max_col ? tile->col : max_col;
     }
-    return check_span(p, "row", min_row, max_row) && check_span(p, "col", min_col, max_col);
+    return check_span(p, "rows", "row", min_row, max_row) &&
+           check_span(p, "columns", "col", min_col, max_col);
 }
 
 static bool read_unknown(const parser *p, json_t *root)

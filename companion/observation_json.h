@@ -12,13 +12,14 @@
  * adventurer's colour (lower-case letters, words joined by '-', at most 15), null for none or
  * "unknown"; "height" 0..5 or null when unseen (with top null it must be 0 or null, and null
  * then reads as 0; with a colour it must be 1..5 or null); "token" "boat", "snakes", null for
- * none or "unknown". All six are required. Optional: "stack", the colours bottom first (its
- * length the height, its last the top), and "confidence", one number 0..1 for every field or
- * an object of them by field (a field left out: 1). "unknown" (optional) lists the cells that
- * could not be read. Rows and columns may be any integers in -64..64: the reader translates
- * tiles and unknown cells together so that the smallest tile row and column are 0 (with no
- * tiles, the unknown cells' own); positions are unique, the tiles' layout spans at most 21 rows
- * and 21 columns. Members not named here are ignored.
+ * none or "unknown". All six are required, and so is "tiles" (maybe empty). Optional: "stack",
+ * the colours bottom first (its length the height, its last the top), and "confidence", one
+ * number 0..1 for every field or an object of them by field (a field left out: 1). "unknown"
+ * (optional) lists the cells that could not be read. Rows and columns may be any integers in
+ * -64..64: the reader translates tiles and unknown cells together so that the smallest tile
+ * row and column are 0 (with no tiles, the unknown cells' own; an unknown cell beyond the tiles
+ * may then be negative); positions are unique, the tiles' layout spans at most 21 rows and 21
+ * columns. Members not named here are ignored.
  */
 #ifndef TS_OBSERVATION_JSON_H
 #define TS_OBSERVATION_JSON_H
