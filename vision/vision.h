@@ -10,7 +10,8 @@
  *   frame + registration ──vision_el_recognise(model)──▶ vision_el_observation
  *   frame + registration + truth ──vision_el_learn──▶ model      (teaching a box)
  *
- *   cv_shim.cpp, cv_shim_aruco.cpp: every OpenCV call, behind C functions that return a status
+ *   cv_shim.cpp (codecs, drawing), cv_shim_geometry.cpp (markers, homographies, camera
+ *   calibration, warps, FileStorage): every OpenCV call, behind C functions that return a status
  *   and never let an exception through (a port to OpenCV 4.7+, where aruco changed, touches
  *   only them).
  */
@@ -103,21 +104,40 @@ typedef struct vision_mat {
 
 void vision_mat_default(vision_mat *mat);
 
-/* A camera's intrinsics, OpenCV's pinhole model with distortion k1 k2 p1 p2 k3. */
+/*
+ * A camera's intrinsics, OpenCV's pinhole model with distortion k1 k2 p1 p2 k3.
+ * known == 0 with fx > 0 is a focal length hint: an uncalibrated camera whose focal length is
+ * about fx pixels at width x height (at the frame's size when width is 0); the rest is unset.
+ */
 typedef struct vision_camera {
-    int known;            /* 0: not calibrated, the rest is unset */
+    int known;            /* 0: not calibrated, the rest is unset (but see the hint above) */
     int width, height;    /* the image size they were measured at, pixels */
     double fx, fy, cx, cy; /* pixels */
     double distortion[5]; /* k1 k2 p1 p2 k3 */
 } vision_camera;
 
-/* Where the table lies in one frame. */
+/* Where a registration's focal length came from. */
+typedef enum vision_focal_source {
+    VISION_FOCAL_CALIBRATED, /* the calibrated camera's */
+    VISION_FOCAL_MARKERS,    /* estimated from the markers' perspective (a tilted camera) */
+    VISION_FOCAL_HINT,       /* the caller's hint: the camera looks too straight down to tell */
+    VISION_FOCAL_DEFAULT,    /* neither: a 78 degree horizontal field of view is assumed */
+} vision_focal_source;
+
+/*
+ * Where the table lies in one frame. With a calibrated camera (intrinsics.known) the homography
+ * and the projection give ideal pinhole pixels, without the lens's distortion;
+ * vision_project, vision_unproject and vision_rectify apply it. Zeroed fields (intrinsics.known
+ * == 0) are a pinhole camera.
+ */
 typedef struct vision_registration {
     double table_to_image[9]; /* homography, row-major: pixel ~ H (x_mm, y_mm, 1) */
     double image_to_table[9]; /* its inverse */
     double projection[12];    /* 3x4, row-major: pixel ~ P (x_mm, y_mm, height_mm, 1) */
     double camera_mm[3];      /* the camera's centre: x, y on the table and its height above */
     double focal_px;          /* the focal length used (known, or estimated from the markers) */
+    vision_focal_source focal_source;
+    vision_camera intrinsics; /* known: the calibration used, scaled to this frame's size */
     vision_point markers[4][4]; /* each marker's corners in the frame, pixels, clockwise from
                                    its top-left */
     double residual_mm;       /* the worst corner's distance from where the mat puts it */
@@ -126,16 +146,25 @@ typedef struct vision_registration {
 
 /*
  * Finds the four markers and maps the frame onto the table plane. camera may be NULL or not
- * known (then the focal length is estimated and distortion ignored). Fails, with error naming the
- * marker (its id and corner), when none or only some are found (VISION_NO_MARKERS,
- * VISION_MARKER_MISSING) or when one is not where the mat puts it (VISION_MARKER_MOVED): a
- * registration is never made from markers that disagree. *registration is unchanged on failure.
+ * known (then the focal length is estimated and distortion ignored); a known camera measured at
+ * another image size is scaled to the frame's. Markers of other ids are ignored. Fails, with
+ * error naming the marker (its id and corner), when none or only some are found
+ * (VISION_NO_MARKERS, VISION_MARKER_MISSING) or when one is not where the mat puts it, is seen
+ * twice, or the markers do not measure their size (VISION_MARKER_MOVED: more than 4 mm off, or
+ * 5% in size; table_plane_internal.h): a registration is never made from markers that
+ * disagree. VISION_BAD_INPUT for an empty frame or a mat whose markers overlap.
+ * *registration is unchanged on failure.
+ *
+ * The focal length: the calibration's when camera->known; else estimated from the markers'
+ * perspective when the camera is tilted enough for that to be reliable; else camera's hint;
+ * else a 78 degree horizontal field of view (focal_source says which).
  */
 vision_status vision_register(const vision_image *frame, const vision_mat *mat,
                               const vision_camera *camera, vision_registration *registration,
                               char *error, size_t size);
 
-/* The pixel where the table point (x_mm, y_mm) at height_mm above the table appears. */
+/* The pixel where the table point (x_mm, y_mm) at height_mm above the table appears (lens
+ * distortion applied when the registration's intrinsics are known). */
 vision_point vision_project(const vision_registration *registration, double x_mm, double y_mm,
                             double height_mm);
 
@@ -144,7 +173,11 @@ vision_point vision_unproject(const vision_registration *registration, vision_po
 
 /*
  * The table's rectangle from (x_mm, y_mm), width_mm x height_mm, as seen from above at
- * px_per_mm: *out receives an owned 3-channel image (vision_image_free).
+ * px_per_mm: *out receives an owned 3-channel image (vision_image_free), round(width_mm *
+ * px_per_mm) x round(height_mm * px_per_mm), bilinear, black where the frame does not reach.
+ * Output pixel (i, j) is the table point (x_mm + (i + 0.5) / px_per_mm, y_mm + (j + 0.5) /
+ * px_per_mm). VISION_BAD_INPUT, *out zeroed, when the frame is not the registration's size or
+ * the output would be empty or above 32768 pixels a side.
  */
 vision_status vision_rectify(const vision_image *frame, const vision_registration *registration,
                              double x_mm, double y_mm, double width_mm, double height_mm,

@@ -1,0 +1,734 @@
+/*
+ * The table plane: vision_register on synthetic camera views, vision_project, vision_unproject
+ * and vision_rectify. The views are made without the renderer: the four markers on white paper
+ * squares are drawn onto a plain table at a few pixels per mm, and that picture is warped
+ * through a known camera (pinhole, optionally with lens distortion) into a 1080p frame.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "cv_shim_geometry.h"
+#include "table_plane_internal.h"
+#include "test_support.h"
+#include "vision.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+#define FRAME_WIDTH 1920
+#define FRAME_HEIGHT 1080
+
+/* ---- a synthetic table ---- */
+
+typedef struct table_picture {
+    vision_image image;
+    double px_per_mm;
+    double x0_mm, y0_mm; /* the table point at the image's top-left corner */
+} table_picture;
+
+typedef struct marker_place {
+    int id;
+    double x_mm, y_mm; /* its centre */
+} marker_place;
+
+static void table_fill_mm(table_picture *table, double x_mm, double y_mm, double width_mm,
+                          double height_mm, const uint8_t colour[3])
+{
+    int x0 = (int)lround((x_mm - table->x0_mm) * table->px_per_mm);
+    int y0 = (int)lround((y_mm - table->y0_mm) * table->px_per_mm);
+    int x1 = (int)lround((x_mm + width_mm - table->x0_mm) * table->px_per_mm);
+    int y1 = (int)lround((y_mm + height_mm - table->y0_mm) * table->px_per_mm);
+    for (int y = y0 < 0 ? 0 : y0; y < y1 && y < table->image.height; y++)
+        for (int x = x0 < 0 ? 0 : x0; x < x1 && x < table->image.width; x++)
+            memcpy(table->image.pixels + (size_t)y * (size_t)table->image.stride + (size_t)x * 3,
+                   colour, 3);
+}
+
+/* A marker on a white paper square, upright, centred at (x_mm, y_mm). */
+static void table_marker(table_picture *table, int id, double x_mm, double y_mm,
+                         double marker_mm)
+{
+    static const uint8_t white[3] = {235, 238, 240};
+    double paper = marker_mm * 1.6;
+    table_fill_mm(table, x_mm - paper / 2, y_mm - paper / 2, paper, paper, white);
+    int side = (int)lround(marker_mm * table->px_per_mm);
+    int x = (int)lround((x_mm - marker_mm / 2 - table->x0_mm) * table->px_per_mm);
+    int y = (int)lround((y_mm - marker_mm / 2 - table->y0_mm) * table->px_per_mm);
+    assert_int_equal(vision_draw_marker(&table->image, id, x, y, side), VISION_OK);
+}
+
+/* A plain wooden table around the mat, px_per_mm, with the markers given (the four of the mat
+ * where places is NULL). */
+static void table_make(table_picture *table, const vision_mat *mat, double px_per_mm,
+                       const marker_place *places, int place_count)
+{
+    static const uint8_t wood[3] = {70, 120, 165};
+    double margin = 90;
+    table->px_per_mm = px_per_mm;
+    table->x0_mm = table->y0_mm = -margin;
+    int width = (int)lround((mat->width_mm + 2 * margin) * px_per_mm);
+    int height = (int)lround((mat->height_mm + 2 * margin) * px_per_mm);
+    assert_int_equal(vision_image_new(width, height, 3, &table->image), VISION_OK);
+    table_fill_mm(table, -margin, -margin, mat->width_mm + 2 * margin,
+                  mat->height_mm + 2 * margin, wood);
+    marker_place four[4] = {{0, 0, 0},
+                            {1, mat->width_mm, 0},
+                            {2, mat->width_mm, mat->height_mm},
+                            {3, 0, mat->height_mm}};
+    if (!places) {
+        places = four;
+        place_count = 4;
+    }
+    for (int i = 0; i < place_count; i++)
+        table_marker(table, places[i].id, places[i].x_mm, places[i].y_mm, mat->marker_mm);
+}
+
+/* ---- a synthetic camera ---- */
+
+typedef struct true_camera {
+    double f, cx, cy;
+    double k1;          /* radial distortion */
+    double rotation[9]; /* table (z into it) → camera */
+    double translation[3];
+    double centre[3];   /* x, y, height above the table */
+    double tilt_deg;
+} true_camera;
+
+/* A camera height_mm above the table looking at (target_x, target_y), tilted by tilt_deg from
+ * straight down, from the side azimuth_deg (0: from beyond the mat's bottom edge). */
+static true_camera camera_make(double f, double height_mm, double tilt_deg, double azimuth_deg,
+                               double target_x, double target_y)
+{
+    true_camera camera = {.f = f, .cx = (FRAME_WIDTH - 1) / 2.0, .cy = (FRAME_HEIGHT - 1) / 2.0};
+    double azimuth = azimuth_deg * PI / 180, tilt = tilt_deg * PI / 180;
+    /* The mat's "down" (+y), turned by the azimuth: where the camera stands back from. */
+    double back[3] = {-sin(azimuth), cos(azimuth), 0};
+    double offset = height_mm * tan(tilt);
+    double position[3] = {target_x + back[0] * offset, target_y + back[1] * offset, -height_mm};
+    double forward[3] = {target_x - position[0], target_y - position[1], -position[2]};
+    double length = sqrt(forward[0] * forward[0] + forward[1] * forward[1] + forward[2] * forward[2]);
+    for (int i = 0; i < 3; i++)
+        forward[i] /= length;
+    double along = back[0] * forward[0] + back[1] * forward[1] + back[2] * forward[2];
+    double down[3];
+    for (int i = 0; i < 3; i++)
+        down[i] = back[i] - along * forward[i];
+    length = sqrt(down[0] * down[0] + down[1] * down[1] + down[2] * down[2]);
+    for (int i = 0; i < 3; i++)
+        down[i] /= length;
+    double right[3] = {down[1] * forward[2] - down[2] * forward[1],
+                       down[2] * forward[0] - down[0] * forward[2],
+                       down[0] * forward[1] - down[1] * forward[0]};
+    for (int i = 0; i < 3; i++) {
+        camera.rotation[i] = right[i];
+        camera.rotation[3 + i] = down[i];
+        camera.rotation[6 + i] = forward[i];
+    }
+    for (int r = 0; r < 3; r++)
+        camera.translation[r] = -(camera.rotation[r * 3] * position[0] +
+                                  camera.rotation[r * 3 + 1] * position[1] +
+                                  camera.rotation[r * 3 + 2] * position[2]);
+    camera.centre[0] = position[0];
+    camera.centre[1] = position[1];
+    camera.centre[2] = height_mm;
+    camera.tilt_deg = tilt_deg;
+    return camera;
+}
+
+/* Where the camera sees the table point (x, y) at height h, before distortion. */
+static vision_point camera_ideal(const true_camera *camera, double x, double y, double h)
+{
+    const double *r = camera->rotation, *t = camera->translation;
+    double X[3] = {x, y, -h};
+    double c[3];
+    for (int i = 0; i < 3; i++)
+        c[i] = r[i * 3] * X[0] + r[i * 3 + 1] * X[1] + r[i * 3 + 2] * X[2] + t[i];
+    return (vision_point){camera->f * c[0] / c[2] + camera->cx,
+                          camera->f * c[1] / c[2] + camera->cy};
+}
+
+static vision_point camera_distort(const true_camera *camera, vision_point ideal)
+{
+    double x = (ideal.x - camera->cx) / camera->f, y = (ideal.y - camera->cy) / camera->f;
+    double radial = 1 + camera->k1 * (x * x + y * y);
+    return (vision_point){x * radial * camera->f + camera->cx,
+                          y * radial * camera->f + camera->cy};
+}
+
+static vision_point camera_undistort(const true_camera *camera, vision_point seen)
+{
+    double xd = (seen.x - camera->cx) / camera->f, yd = (seen.y - camera->cy) / camera->f;
+    double x = xd, y = yd;
+    for (int i = 0; i < 30; i++) {
+        double radial = 1 + camera->k1 * (x * x + y * y);
+        x = xd / radial;
+        y = yd / radial;
+    }
+    return (vision_point){x * camera->f + camera->cx, y * camera->f + camera->cy};
+}
+
+/* Where the camera sees the table point, distortion included. */
+static vision_point camera_see(const true_camera *camera, double x, double y, double h)
+{
+    return camera_distort(camera, camera_ideal(camera, x, y, h));
+}
+
+static void camera_homography(const true_camera *camera, double h[9])
+{
+    const double *r = camera->rotation, *t = camera->translation;
+    for (int c = 0; c < 3; c++) {
+        double column[3] = {c < 2 ? r[c] : t[0], c < 2 ? r[3 + c] : t[1], c < 2 ? r[6 + c] : t[2]};
+        h[c] = camera->f * column[0] + camera->cx * column[2];
+        h[3 + c] = camera->f * column[1] + camera->cy * column[2];
+        h[6 + c] = column[2];
+    }
+}
+
+static void invert3(const double m[9], double out[9])
+{
+    double c[9] = {m[4] * m[8] - m[5] * m[7], m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
+                   m[5] * m[6] - m[3] * m[8], m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
+                   m[3] * m[7] - m[4] * m[6], m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3]};
+    double determinant = m[0] * c[0] + m[1] * c[3] + m[2] * c[6];
+    for (int i = 0; i < 9; i++)
+        out[i] = c[i] / determinant;
+}
+
+static uint32_t noise_state = 12345;
+static double noise_uniform(void)
+{
+    noise_state = noise_state * 1664525u + 1013904223u;
+    return (noise_state >> 8) / 16777216.0;
+}
+
+/* The camera's 1080p view of the table, with Gaussian-ish sensor noise of sigma grey levels. */
+static void camera_view(const true_camera *camera, const table_picture *table, double sigma,
+                        vision_image *frame)
+{
+    assert_int_equal(vision_image_new(FRAME_WIDTH, FRAME_HEIGHT, 3, frame), VISION_OK);
+    double h[9], inverse[9];
+    camera_homography(camera, h);
+    invert3(h, inverse);
+    /* frame pixel → table mm → table picture pixel */
+    double to_picture[9] = {table->px_per_mm, 0, -table->x0_mm * table->px_per_mm - 0.5,
+                            0, table->px_per_mm, -table->y0_mm * table->px_per_mm - 0.5,
+                            0, 0, 1};
+    double frame_to_picture[9];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            frame_to_picture[r * 3 + c] = to_picture[r * 3] * inverse[c] +
+                                          to_picture[r * 3 + 1] * inverse[3 + c] +
+                                          to_picture[r * 3 + 2] * inverse[6 + c];
+    char error[256];
+    if (camera->k1 == 0) {
+        assert_int_equal(cv_geom_warp(&table->image, frame_to_picture, frame, 40, error,
+                                      sizeof error),
+                         VISION_OK);
+    } else {
+        size_t pixels = (size_t)FRAME_WIDTH * FRAME_HEIGHT;
+        float *map_x = malloc(pixels * sizeof *map_x), *map_y = malloc(pixels * sizeof *map_y);
+        assert_non_null(map_x);
+        assert_non_null(map_y);
+        for (int y = 0; y < FRAME_HEIGHT; y++)
+            for (int x = 0; x < FRAME_WIDTH; x++) {
+                vision_point ideal = camera_undistort(camera, (vision_point){x, y});
+                double w = frame_to_picture[6] * ideal.x + frame_to_picture[7] * ideal.y +
+                           frame_to_picture[8];
+                size_t at = (size_t)y * FRAME_WIDTH + (size_t)x;
+                map_x[at] = (float)((frame_to_picture[0] * ideal.x + frame_to_picture[1] * ideal.y +
+                                     frame_to_picture[2]) / w);
+                map_y[at] = (float)((frame_to_picture[3] * ideal.x + frame_to_picture[4] * ideal.y +
+                                     frame_to_picture[5]) / w);
+            }
+        assert_int_equal(cv_geom_remap(&table->image, map_x, map_y, frame, 40, error, sizeof error),
+                         VISION_OK);
+        free(map_x);
+        free(map_y);
+    }
+    if (sigma > 0)
+        for (size_t i = 0; i < (size_t)frame->stride * (size_t)frame->height; i++) {
+            double n = (noise_uniform() + noise_uniform() + noise_uniform() - 1.5) * 2 * sigma;
+            double v = frame->pixels[i] + n;
+            frame->pixels[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : lround(v));
+        }
+}
+
+static double default_focal(void) { return FRAME_WIDTH / 2.0 / tan(39.0 * PI / 180); }
+
+/* The tilt of a registration's camera from straight down, degrees. */
+static double registration_tilt_deg(const vision_registration *registration)
+{
+    /* P's third row is (r31, r32, -r33) times a scale: the optical axis in table terms. */
+    const double *p = registration->projection;
+    double length = sqrt(p[8] * p[8] + p[9] * p[9] + p[10] * p[10]);
+    return acos(fabs(p[10]) / length) * 180 / PI;
+}
+
+/* The worst distance, pixels, between the registration's table points and the camera's, over
+ * the mat and at heights up to 60 mm. */
+static double worst_projection_error(const vision_registration *registration,
+                                     const true_camera *camera, const vision_mat *mat,
+                                     double max_height)
+{
+    double worst = 0;
+    for (int i = 0; i <= 8; i++)
+        for (int j = 0; j <= 8; j++)
+            for (double h = 0; h <= max_height; h += 30) {
+                double x = mat->width_mm * i / 8, y = mat->height_mm * j / 8;
+                vision_point expected = camera_see(camera, x, y, h);
+                vision_point got = vision_project(registration, x, y, h);
+                worst = fmax(worst, hypot(got.x - expected.x, got.y - expected.y));
+            }
+    return worst;
+}
+
+/* ---- tests ---- */
+
+typedef struct view_case {
+    double focal_share; /* of the default focal length */
+    double height_mm, tilt_deg, azimuth_deg;
+} view_case;
+
+static void test_registration_recovers_tilted_cameras(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    table_picture table;
+    table_make(&table, &mat, 3, NULL, 0);
+    static const view_case cases[] = {
+        {0.85, 800, 20, 0}, {0.95, 750, 30, 0}, {0.9, 1100, 25, 40}, {1.0, 1150, 35, 200},
+        {1.1, 1300, 28, 300},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        true_camera camera = camera_make(default_focal() * cases[k].focal_share,
+                                         cases[k].height_mm, cases[k].tilt_deg,
+                                         cases[k].azimuth_deg, mat.width_mm / 2,
+                                         mat.height_mm / 2);
+        vision_image frame;
+        camera_view(&camera, &table, 2, &frame);
+        vision_registration registration;
+        char error[256] = "";
+        vision_status status = vision_register(&frame, &mat, NULL, &registration, error,
+                                               sizeof error);
+        if (status != VISION_OK) {
+            vision_image_save("/tmp/geom-case.png", &frame, error + 128, 128);
+            fail_msg("case %zu: %s", k, error);
+        }
+        double projection_error = worst_projection_error(&registration, &camera, &mat, 60);
+        double height = registration.camera_mm[2], tilt = registration_tilt_deg(&registration);
+        printf("case %zu: focal %.0f (true %.0f, source %d), height %.1f (true %.0f), tilt %.2f "
+               "(true %.0f), residual %.2f mm, projection %.2f px\n",
+               k, registration.focal_px, camera.f, registration.focal_source, height,
+               camera.centre[2], tilt, camera.tilt_deg, registration.residual_mm,
+               projection_error);
+        assert_int_equal(registration.focal_source, VISION_FOCAL_MARKERS);
+        assert_true(fabs(registration.focal_px / camera.f - 1) < 0.03);
+        assert_true(fabs(height / camera.centre[2] - 1) < 0.03);
+        assert_true(fabs(registration.camera_mm[0] - camera.centre[0]) < 0.03 * camera.centre[2]);
+        assert_true(fabs(registration.camera_mm[1] - camera.centre[1]) < 0.03 * camera.centre[2]);
+        assert_true(fabs(tilt - camera.tilt_deg) < 1.0);
+        assert_true(registration.residual_mm < 2.0);
+        assert_true(projection_error < 1.0);
+        for (int id = 0; id < 4; id++)
+            for (int c = 0; c < 4; c++) {
+                static const double offset[4][2] = {{-0.5, -0.5}, {0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}};
+                double x = (id == 1 || id == 2 ? mat.width_mm : 0) + offset[c][0] * mat.marker_mm;
+                double y = (id >= 2 ? mat.height_mm : 0) + offset[c][1] * mat.marker_mm;
+                vision_point truth = camera_see(&camera, x, y, 0);
+                vision_point homography = vision_project(&registration, x, y, 0);
+                assert_true(hypot(registration.markers[id][c].x - truth.x,
+                                  registration.markers[id][c].y - truth.y) < 1.0);
+                assert_true(hypot(homography.x - truth.x, homography.y - truth.y) < 1.0);
+            }
+        vision_image_free(&frame);
+    }
+    vision_image_free(&table.image);
+}
+
+static void test_registration_straight_down_falls_back_to_the_hint(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    table_picture table;
+    table_make(&table, &mat, 3, NULL, 0);
+    double f = default_focal() * 1.15;
+    true_camera camera = camera_make(f, 850, 2, 0, mat.width_mm / 2, mat.height_mm / 2);
+    vision_image frame;
+    camera_view(&camera, &table, 2, &frame);
+    vision_registration registration;
+    char error[256] = "";
+    vision_camera hint = {.known = 0, .fx = f / 2, .width = FRAME_WIDTH / 2};
+    assert_int_equal(vision_register(&frame, &mat, &hint, &registration, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(registration.focal_source, VISION_FOCAL_HINT);
+    assert_true(fabs(registration.focal_px / f - 1) < 1e-9);
+    assert_true(fabs(registration.camera_mm[2] / camera.centre[2] - 1) < 0.02);
+    assert_true(registration_tilt_deg(&registration) < 4);
+    assert_true(worst_projection_error(&registration, &camera, &mat, 60) < 1.5);
+
+    /* No hint: the default field of view; the table plane is right whatever the focal. */
+    assert_int_equal(vision_register(&frame, &mat, NULL, &registration, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(registration.focal_source, VISION_FOCAL_DEFAULT);
+    assert_true(fabs(registration.focal_px / default_focal() - 1) < 1e-9);
+    assert_true(worst_projection_error(&registration, &camera, &mat, 0) < 1.0);
+    vision_image_free(&frame);
+    vision_image_free(&table.image);
+}
+
+static void test_registration_uses_a_calibrated_camera_and_its_distortion(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    table_picture table;
+    table_make(&table, &mat, 3, NULL, 0);
+    true_camera camera = camera_make(default_focal(), 1100, 15, 30, mat.width_mm / 2,
+                                     mat.height_mm / 2);
+    camera.k1 = -0.12;
+    vision_image frame;
+    camera_view(&camera, &table, 2, &frame);
+    /* Calibrated at 1280 x 720: scaled to the frame. */
+    double s = 1280.0 / FRAME_WIDTH;
+    vision_camera calibrated = {.known = 1, .width = 1280, .height = 720, .fx = camera.f * s,
+                                .fy = camera.f * s, .cx = (camera.cx + 0.5) * s - 0.5,
+                                .cy = (camera.cy + 0.5) * s - 0.5, .distortion = {-0.12}};
+    vision_registration registration;
+    char error[256] = "";
+    vision_status status = vision_register(&frame, &mat, &calibrated, &registration, error,
+                                           sizeof error);
+    if (status != VISION_OK)
+        fail_msg("%s", error);
+    assert_int_equal(registration.focal_source, VISION_FOCAL_CALIBRATED);
+    assert_true(fabs(registration.focal_px / camera.f - 1) < 1e-9);
+    assert_true(fabs(registration.camera_mm[2] / camera.centre[2] - 1) < 0.01);
+    assert_true(fabs(registration_tilt_deg(&registration) - 15) < 0.5);
+    assert_true(worst_projection_error(&registration, &camera, &mat, 60) < 1.0);
+    assert_true(registration.residual_mm < 1.0);
+    /* unproject undoes project, distortion and all */
+    for (double x = 0; x <= mat.width_mm; x += 70)
+        for (double y = 0; y <= mat.height_mm; y += 70) {
+            vision_point table_point =
+                vision_unproject(&registration, vision_project(&registration, x, y, 0));
+            assert_true(hypot(table_point.x - x, table_point.y - y) < 1e-6);
+        }
+
+    /* Without the calibration the distortion bends the markers' frame, but the table plane
+     * near them stays usable. */
+    status = vision_register(&frame, &mat, NULL, &registration, error, sizeof error);
+    printf("uncalibrated with k1 -0.12: status %d (%s), residual %.2f mm\n", status, error,
+           registration.residual_mm);
+    vision_image_free(&frame);
+    vision_image_free(&table.image);
+}
+
+/* The true camera as a calibration would give it. */
+static vision_camera calibrated_as(const true_camera *camera)
+{
+    return (vision_camera){.known = 1, .width = FRAME_WIDTH, .height = FRAME_HEIGHT,
+                           .fx = camera->f, .fy = camera->f, .cx = camera->cx, .cy = camera->cy,
+                           .distortion = {camera->k1}};
+}
+
+/* Registers a view of the table (with the camera calibrated or not) and expects a failure whose
+ * message holds each of the needles, the registration untouched. */
+static void expect_refusal(const table_picture *table, const vision_mat *mat, bool calibrated,
+                           vision_status expected, const char *needle, const char *needle2)
+{
+    vision_mat default_mat;
+    vision_mat_default(&default_mat);
+    true_camera camera = camera_make(default_focal(), 800, 25, 0, default_mat.width_mm / 2,
+                                     default_mat.height_mm / 2);
+    vision_camera known = calibrated_as(&camera);
+    vision_image frame;
+    camera_view(&camera, table, 2, &frame);
+    vision_registration registration, before;
+    memset(&registration, 0xa5, sizeof registration);
+    before = registration;
+    char error[256] = "";
+    vision_status status = vision_register(&frame, mat, calibrated ? &known : NULL, &registration,
+                                           error, sizeof error);
+    printf("refused: %s\n", error);
+    assert_int_equal(status, expected);
+    assert_non_null(strstr(error, needle));
+    if (needle2)
+        assert_non_null(strstr(error, needle2));
+    assert_memory_equal(&registration, &before, sizeof before);
+    vision_image_free(&frame);
+}
+
+static void test_registration_names_a_missing_marker(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    marker_place three[3] = {{0, 0, 0}, {1, mat.width_mm, 0}, {2, mat.width_mm, mat.height_mm}};
+    table_picture table;
+    table_make(&table, &mat, 3, three, 3);
+    expect_refusal(&table, &mat, false, VISION_MARKER_MISSING, "marker 3 (bottom-left) not found",
+                   "covered or out of view");
+    vision_image_free(&table.image);
+
+    marker_place two[2] = {{0, 0, 0}, {2, mat.width_mm, mat.height_mm}};
+    table_make(&table, &mat, 3, two, 2);
+    expect_refusal(&table, &mat, false, VISION_MARKER_MISSING,
+                   "markers 1 (top-right) and 3 (bottom-left) not found", NULL);
+    vision_image_free(&table.image);
+}
+
+static void test_registration_half_covered_marker_is_missing(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    table_picture table;
+    table_make(&table, &mat, 3, NULL, 0);
+    static const uint8_t grey[3] = {128, 128, 128};
+    /* A bar across the top half of marker 1, as an arm would lie. */
+    table_fill_mm(&table, mat.width_mm - 60, -30, 120, 30, grey);
+    expect_refusal(&table, &mat, false, VISION_MARKER_MISSING, "marker 1 (top-right) not found", NULL);
+    vision_image_free(&table.image);
+}
+
+static void test_registration_refuses_a_moved_marker(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    static const double moves[][2] = {{15, 0}, {0, 15}, {-11, -11}, {10, -10}};
+    for (size_t k = 0; k < sizeof moves / sizeof moves[0]; k++) {
+        marker_place four[4] = {{0, 0, 0},
+                                {1, mat.width_mm, 0},
+                                {2, mat.width_mm + moves[k][0], mat.height_mm + moves[k][1]},
+                                {3, 0, mat.height_mm}};
+        table_picture table;
+        table_make(&table, &mat, 3, four, 4);
+        for (int calibrated = 0; calibrated < 2; calibrated++)
+            expect_refusal(&table, &mat, calibrated, VISION_MARKER_MOVED,
+                           "marker 2 (bottom-right)", "moved, or the mat size is wrong");
+        vision_image_free(&table.image);
+    }
+}
+
+static void test_registration_refuses_the_wrong_mat_size(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    table_picture table;
+    table_make(&table, &mat, 3, NULL, 0);
+    /* Wrong in one direction, or uniformly: a camera further away or tilted otherwise could
+     * explain the markers' centres, but not the markers' own size as well. */
+    static const double sizes[][2] = {{600, 560}, {560, 520}, {600, 600}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (int calibrated = 0; calibrated < 2; calibrated++) {
+            vision_mat wrong = mat;
+            wrong.width_mm = sizes[k][0];
+            wrong.height_mm = sizes[k][1];
+            expect_refusal(&table, &wrong, calibrated, VISION_MARKER_MOVED, "the mat size", NULL);
+        }
+    vision_image_free(&table.image);
+}
+
+static void test_registration_refuses_a_marker_seen_twice(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    marker_place five[5] = {{0, 0, 0},
+                            {1, mat.width_mm, 0},
+                            {2, mat.width_mm, mat.height_mm},
+                            {3, 0, mat.height_mm},
+                            {1, 280, 280}};
+    table_picture table;
+    table_make(&table, &mat, 3, five, 5);
+    expect_refusal(&table, &mat, false, VISION_MARKER_MOVED, "marker 1 (top-right) is seen twice", NULL);
+    vision_image_free(&table.image);
+}
+
+static void test_registration_ignores_markers_of_other_ids(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    marker_place six[6] = {{0, 0, 0},
+                           {1, mat.width_mm, 0},
+                           {2, mat.width_mm, mat.height_mm},
+                           {3, 0, mat.height_mm},
+                           {7, 200, 300},
+                           {42, 380, 150}};
+    table_picture table;
+    table_make(&table, &mat, 3, six, 6);
+    true_camera camera = camera_make(default_focal(), 800, 25, 0, mat.width_mm / 2,
+                                     mat.height_mm / 2);
+    vision_image frame;
+    camera_view(&camera, &table, 2, &frame);
+    vision_registration registration;
+    char error[256] = "";
+    assert_int_equal(vision_register(&frame, &mat, NULL, &registration, error, sizeof error),
+                     VISION_OK);
+    assert_true(worst_projection_error(&registration, &camera, &mat, 0) < 1.0);
+    vision_image_free(&frame);
+    vision_image_free(&table.image);
+}
+
+static void test_registration_no_markers_and_empty_frames(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    marker_place others[2] = {{9, 100, 100}, {33, 400, 300}};
+    table_picture table;
+    table_make(&table, &mat, 3, others, 0);
+    expect_refusal(&table, &mat, false, VISION_NO_MARKERS, "no table markers in view", NULL);
+    vision_image_free(&table.image);
+    table_make(&table, &mat, 3, others, 2);
+    expect_refusal(&table, &mat, false, VISION_NO_MARKERS, "only other ids: ", NULL);
+    vision_image_free(&table.image);
+
+    vision_image empty;
+    memset(&empty, 0, sizeof empty);
+    vision_registration registration;
+    char error[256] = "";
+    assert_int_equal(vision_register(&empty, &mat, NULL, &registration, error, sizeof error),
+                     VISION_BAD_INPUT);
+    assert_true(strlen(error) > 0);
+    vision_image blank;
+    assert_int_equal(vision_image_new(640, 480, 1, &blank), VISION_OK);
+    assert_int_equal(vision_register(&blank, &mat, NULL, &registration, error, sizeof error),
+                     VISION_NO_MARKERS);
+    vision_mat overlapping = mat;
+    overlapping.width_mm = 30;
+    assert_int_equal(vision_register(&blank, &overlapping, NULL, &registration, error,
+                                     sizeof error),
+                     VISION_BAD_INPUT);
+    vision_image_free(&blank);
+}
+
+static void test_registration_rectify_shows_the_table_from_above(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    table_picture table;
+    table_make(&table, &mat, 3, NULL, 0);
+    /* Eight coloured squares of 40 mm across the middle of the mat. */
+    static const uint8_t colours[8][3] = {{20, 20, 200}, {20, 200, 20}, {200, 20, 20},
+                                          {20, 200, 200}, {200, 200, 20}, {200, 20, 200},
+                                          {240, 240, 240}, {10, 10, 10}};
+    for (int i = 0; i < 8; i++)
+        table_fill_mm(&table, 120 + 40 * i, 260, 40, 40, colours[i]);
+    true_camera camera = camera_make(default_focal(), 1050, 30, 20, mat.width_mm / 2,
+                                     mat.height_mm / 2);
+    vision_image frame;
+    camera_view(&camera, &table, 0, &frame);
+    vision_registration registration;
+    char error[256] = "";
+    assert_int_equal(vision_register(&frame, &mat, NULL, &registration, error, sizeof error),
+                     VISION_OK);
+    vision_image rectified;
+    assert_int_equal(vision_rectify(&frame, &registration, 100, 240, 360, 80, 2, &rectified),
+                     VISION_OK);
+    assert_int_equal(rectified.width, 720);
+    assert_int_equal(rectified.height, 160);
+    assert_int_equal(rectified.channels, 3);
+    for (int i = 0; i < 8; i++) {
+        /* The square's centre, (140 + 40 i, 280) on the table, at 2 px per mm from (100, 240). */
+        int x = (140 + 40 * i - 100) * 2, y = (280 - 240) * 2;
+        for (int dy = -12; dy <= 12; dy += 6)
+            for (int dx = -12; dx <= 12; dx += 6)
+                for (int c = 0; c < 3; c++) {
+                    int got = rectified.pixels[(y + dy) * rectified.stride + (x + dx) * 3 + c];
+                    assert_true(abs(got - colours[i][c]) <= 6);
+                }
+    }
+    /* Squares' edges land where the table puts them: the edge at x = 160 mm is at pixel 120. */
+    int row = 40 * 2;
+    const uint8_t *left = rectified.pixels + row * rectified.stride + 118 * 3;
+    const uint8_t *right = rectified.pixels + row * rectified.stride + 121 * 3;
+    for (int c = 0; c < 3; c++) {
+        assert_true(abs(left[c] - colours[0][c]) < 15);
+        assert_true(abs(right[c] - colours[1][c]) < 15);
+    }
+
+    /* A grey frame gives a 3-channel rectification too; a frame of another size is refused. */
+    vision_image grey, small;
+    assert_int_equal(cv_geom_grey(&frame, &grey, error, sizeof error), VISION_OK);
+    vision_image_free(&rectified);
+    assert_int_equal(vision_rectify(&grey, &registration, 0, 0, 100, 50, 1, &rectified), VISION_OK);
+    assert_int_equal(rectified.channels, 3);
+    vision_image_free(&rectified);
+    assert_int_equal(vision_image_new(640, 480, 3, &small), VISION_OK);
+    assert_int_equal(vision_rectify(&small, &registration, 0, 0, 100, 50, 1, &rectified),
+                     VISION_BAD_INPUT);
+    assert_null(rectified.pixels);
+    assert_int_equal(vision_rectify(&frame, &registration, 0, 0, 100, 50, 0, &rectified),
+                     VISION_BAD_INPUT);
+    vision_image_free(&small);
+    vision_image_free(&grey);
+    vision_image_free(&frame);
+    vision_image_free(&table.image);
+}
+
+static void test_registration_unproject_inverts_project(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    table_picture table;
+    table_make(&table, &mat, 3, NULL, 0);
+    true_camera camera = camera_make(default_focal(), 1150, 22, 130, mat.width_mm / 2,
+                                     mat.height_mm / 2);
+    vision_image frame;
+    camera_view(&camera, &table, 1, &frame);
+    vision_registration registration;
+    char error[256] = "";
+    assert_int_equal(vision_register(&frame, &mat, NULL, &registration, error, sizeof error),
+                     VISION_OK);
+    for (double x = -50; x <= 600; x += 65)
+        for (double y = -50; y <= 600; y += 65) {
+            vision_point back =
+                vision_unproject(&registration, vision_project(&registration, x, y, 0));
+            assert_true(hypot(back.x - x, back.y - y) < 1e-6);
+        }
+    /* A point above the table appears further from the camera's foot than the table point. */
+    vision_point foot = vision_project(&registration, 280, 280, 0);
+    vision_point raised = vision_project(&registration, 280, 280, 100);
+    vision_point raised_on_table = vision_unproject(&registration, raised);
+    double towards_camera_before = hypot(280 - registration.camera_mm[0], 280 - registration.camera_mm[1]);
+    double towards_camera_after = hypot(raised_on_table.x - registration.camera_mm[0],
+                                        raised_on_table.y - registration.camera_mm[1]);
+    assert_true(towards_camera_after > towards_camera_before);
+    assert_true(hypot(raised.x - foot.x, raised.y - foot.y) > 5);
+    vision_image_free(&frame);
+    vision_image_free(&table.image);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registration_recovers_tilted_cameras),
+        cmocka_unit_test(test_registration_straight_down_falls_back_to_the_hint),
+        cmocka_unit_test(test_registration_uses_a_calibrated_camera_and_its_distortion),
+        cmocka_unit_test(test_registration_names_a_missing_marker),
+        cmocka_unit_test(test_registration_half_covered_marker_is_missing),
+        cmocka_unit_test(test_registration_refuses_a_moved_marker),
+        cmocka_unit_test(test_registration_refuses_the_wrong_mat_size),
+        cmocka_unit_test(test_registration_refuses_a_marker_seen_twice),
+        cmocka_unit_test(test_registration_ignores_markers_of_other_ids),
+        cmocka_unit_test(test_registration_no_markers_and_empty_frames),
+        cmocka_unit_test(test_registration_rectify_shows_the_table_from_above),
+        cmocka_unit_test(test_registration_unproject_inverts_project),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
