@@ -111,3 +111,166 @@ extern "C" vision_status cv_shim_fill(vision_image *image, int x, int y, int wid
         return VISION_BAD_INPUT;
     }
 }
+
+// ---- renderer: the scene renderer's drawing (render_*.c) ----
+
+namespace {
+
+const int kShift = 4; // sub-pixel bits of OpenCV's drawing
+
+std::vector<cv::Point> fixed_points(const vision_point *points, int count)
+{
+    std::vector<cv::Point> fixed(static_cast<size_t>(count));
+    for (int i = 0; i < count; i++)
+        fixed[static_cast<size_t>(i)] = cv::Point(cvRound(points[i].x * (1 << kShift)),
+                                                  cvRound(points[i].y * (1 << kShift)));
+    return fixed;
+}
+
+cv::Scalar scalar(const double colour[3]) { return cv::Scalar(colour[0], colour[1], colour[2]); }
+
+cv::Mat homography(const double values[9])
+{
+    cv::Mat m(3, 3, CV_64F);
+    for (int i = 0; i < 9; i++)
+        m.at<double>(i / 3, i % 3) = values[i];
+    return m;
+}
+
+} // namespace
+
+extern "C" vision_status cv_shim_fill_polygon(vision_image *image, const vision_point *points,
+                                              int count, const double colour[3])
+{
+    try {
+        if (count < 3)
+            return VISION_OK;
+        std::vector<std::vector<cv::Point>> polygons{fixed_points(points, count)};
+        cv::Mat target = wrap(image);
+        cv::fillPoly(target, polygons, scalar(colour), cv::LINE_AA, kShift);
+        return VISION_OK;
+    } catch (const std::bad_alloc &) {
+        return VISION_NOMEM;
+    } catch (const std::exception &) {
+        return VISION_BAD_INPUT;
+    }
+}
+
+extern "C" vision_status cv_shim_polyline(vision_image *image, const vision_point *points,
+                                          int count, int closed, double thickness,
+                                          const double colour[3])
+{
+    try {
+        if (count < 2)
+            return VISION_OK;
+        std::vector<std::vector<cv::Point>> lines{fixed_points(points, count)};
+        int width = thickness < 1 ? 1 : cvRound(thickness);
+        cv::Mat target = wrap(image);
+        cv::polylines(target, lines, closed != 0, scalar(colour), width, cv::LINE_AA, kShift);
+        return VISION_OK;
+    } catch (const std::bad_alloc &) {
+        return VISION_NOMEM;
+    } catch (const std::exception &) {
+        return VISION_BAD_INPUT;
+    }
+}
+
+extern "C" vision_status cv_shim_warp_blend(vision_image *image, const vision_image *texture,
+                                            const vision_image *alpha,
+                                            const double texture_to_image[9], int x, int y,
+                                            int width, int height, const uint8_t *coverage,
+                                            const double shade[3])
+{
+    try {
+        if (width < 1 || height < 1 || x < 0 || y < 0 || x + width > image->width ||
+            y + height > image->height || texture->channels != image->channels)
+            return VISION_BAD_INPUT;
+        cv::Mat to_roi = (cv::Mat_<double>(3, 3) << 1, 0, -x, 0, 1, -y, 0, 0, 1);
+        cv::Mat transform = to_roi * homography(texture_to_image);
+        cv::Mat warped, warped_alpha;
+        cv::warpPerspective(wrap(texture), warped, transform, cv::Size(width, height),
+                            cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        if (alpha)
+            cv::warpPerspective(wrap(alpha), warped_alpha, transform, cv::Size(width, height),
+                                cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+        int channels = image->channels;
+        for (int row = 0; row < height; row++) {
+            uint8_t *out = image->pixels + static_cast<size_t>(y + row) * image->stride +
+                           static_cast<size_t>(x) * channels;
+            const uint8_t *in = warped.ptr<uint8_t>(row);
+            const uint8_t *cover = coverage + static_cast<size_t>(row) * width;
+            const uint8_t *a = alpha ? warped_alpha.ptr<uint8_t>(row) : nullptr;
+            for (int col = 0; col < width; col++) {
+                float weight = cover[col] * (1.0f / 255.0f);
+                if (a)
+                    weight *= a[col] * (1.0f / 255.0f);
+                if (weight <= 0.0f)
+                    continue;
+                for (int c = 0; c < channels; c++) {
+                    size_t i = static_cast<size_t>(col) * channels + c;
+                    float value = static_cast<float>(in[i] * shade[c]);
+                    float mixed = out[i] + (value - out[i]) * weight;
+                    out[i] = cv::saturate_cast<uint8_t>(mixed);
+                }
+            }
+        }
+        return VISION_OK;
+    } catch (const std::bad_alloc &) {
+        return VISION_NOMEM;
+    } catch (const std::exception &) {
+        return VISION_BAD_INPUT;
+    }
+}
+
+extern "C" vision_status cv_shim_resize(const vision_image *source, vision_image *destination)
+{
+    try {
+        if (source->channels != destination->channels)
+            return VISION_BAD_INPUT;
+        cv::Mat target = wrap(destination);
+        bool shrinking = destination->width < source->width;
+        cv::resize(wrap(source), target, target.size(), 0, 0,
+                   shrinking ? cv::INTER_AREA : cv::INTER_LINEAR);
+        return VISION_OK;
+    } catch (const std::bad_alloc &) {
+        return VISION_NOMEM;
+    } catch (const std::exception &) {
+        return VISION_BAD_INPUT;
+    }
+}
+
+extern "C" vision_status cv_shim_blur(vision_image *image, double sigma)
+{
+    try {
+        if (!(sigma > 0))
+            return VISION_BAD_INPUT;
+        cv::Mat target = wrap(image);
+        cv::GaussianBlur(target, target, cv::Size(0, 0), sigma, sigma, cv::BORDER_REPLICATE);
+        return VISION_OK;
+    } catch (const std::bad_alloc &) {
+        return VISION_NOMEM;
+    } catch (const std::exception &) {
+        return VISION_BAD_INPUT;
+    }
+}
+
+extern "C" vision_status cv_shim_jpeg(vision_image *image, int quality)
+{
+    try {
+        std::vector<uint8_t> buffer;
+        std::vector<int> parameters{cv::IMWRITE_JPEG_QUALITY, quality};
+        cv::Mat target = wrap(image);
+        if (!cv::imencode(".jpg", target, buffer, parameters))
+            return VISION_BAD_INPUT;
+        cv::Mat decoded = cv::imdecode(buffer, image->channels == 1 ? cv::IMREAD_GRAYSCALE
+                                                                    : cv::IMREAD_COLOR);
+        if (decoded.size() != target.size() || decoded.type() != target.type())
+            return VISION_BAD_INPUT;
+        decoded.copyTo(target);
+        return VISION_OK;
+    } catch (const std::bad_alloc &) {
+        return VISION_NOMEM;
+    } catch (const std::exception &) {
+        return VISION_BAD_INPUT;
+    }
+}
