@@ -64,4 +64,71 @@ vision_status calibration_profile_save(const char *path, const calibration_profi
 vision_status calibration_profile_load(const char *path, calibration_profile *profile,
                                        char *error, size_t size);
 
+/* ---- the camera (optional): a ChArUco board photographed from several angles ---- */
+
+/*
+ * The camera board: a chessboard whose white squares hold ArUco markers of the 5x5_100
+ * dictionary, so that they are never taken for the table's 4x4_50 markers. Its printed scale
+ * does not matter for the intrinsics; its flatness does.
+ */
+typedef struct calibration_board_config {
+    int squares_x, squares_y; /* chessboard squares across and down; default 7 x 5 */
+    double square_mm;         /* a square's side; default 30 */
+    double marker_mm;         /* the marker inside each white square; default 22 */
+    int dpi;                  /* printer resolution of the sheet; default 300 */
+} calibration_board_config;
+
+void calibration_board_config_default(calibration_board_config *config);
+
+/*
+ * Draws the board on an A4 landscape page, centred, with a caption saying what it is and how to
+ * photograph it. *sheet receives an owned grey image (vision_image_free). VISION_BAD_INPUT when
+ * the board does not fit the page, has fewer than 3 x 3 squares or more than 100 markers, a
+ * marker does not fit its square, or the dpi is outside 72..1200.
+ */
+vision_status calibration_board_sheet(const calibration_board_config *config,
+                                      vision_image *sheet);
+
+#define CALIBRATION_CAMERA_VIEWS_MIN 3   /* usable views a calibration needs */
+#define CALIBRATION_CAMERA_CORNERS_MIN 8 /* board corners a view needs to be usable */
+
+typedef struct calibration_camera_result {
+    vision_camera camera; /* known, measured at the views' size */
+    double rms_px;        /* reprojection error of the board's corners, root mean square */
+    int views_used;       /* views with at least CALIBRATION_CAMERA_CORNERS_MIN corners */
+    int corners_used;     /* board corners over those views */
+} calibration_camera_result;
+
+/*
+ * Measures a camera's intrinsics and lens distortion from views of the board (photos of the
+ * same camera at the same size). corners_found, when not NULL, receives the number of board
+ * corners found in each view (view_count entries). VISION_BAD_INPUT, with error saying how many
+ * usable views were found and how many are needed, when fewer than CALIBRATION_CAMERA_VIEWS_MIN
+ * views show at least CALIBRATION_CAMERA_CORNERS_MIN corners; also when the views differ in
+ * size. *result is unchanged on failure.
+ */
+vision_status calibration_camera(const calibration_board_config *board,
+                                 const vision_image *views, int view_count, int *corners_found,
+                                 calibration_camera_result *result, char *error, size_t size);
+
+/* ---- the table: the mat checked on a photo ---- */
+
+typedef struct calibration_table_report {
+    vision_registration registration;
+    double height_mm; /* the camera's height above the table */
+    double tilt_deg;  /* its tilt from looking straight down */
+} calibration_table_report;
+
+/*
+ * Registers a photo of the table with this mat (and camera, which may be NULL, uncalibrated or a
+ * focal length hint: vision_register) and says where the camera stands. Fails as
+ * vision_register does, error naming the marker; *report is unchanged on failure.
+ */
+vision_status calibration_table(const vision_image *image, const vision_mat *mat,
+                                const vision_camera *camera, calibration_table_report *report,
+                                char *error, size_t size);
+
+/* The tilt, degrees from looking straight down, of a registration's camera. */
+double calibration_tilt_deg(const vision_registration *registration);
+
 #endif

@@ -1,10 +1,13 @@
-/* tablescribe calibrate: the markers sheet now; camera, table and teach land with issue 7. */
+/* tablescribe calibrate: the markers sheet, the camera (a ChArUco board), the table (the mat
+ * checked on a photo); teach lands with issue 7. */
 #include "cli.h"
 
 #include "calibration.h"
+#include "rules.h"
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int markers(const cli_command *command, int argc, char **argv)
@@ -71,6 +74,369 @@ static int markers(const cli_command *command, int argc, char **argv)
     return EXIT_OK;
 }
 
+/* ---- the profile the camera and table steps update ---- */
+
+#define DEFAULT_GAME "expedition-luxor"
+
+/* The exit status a vision failure calls for: the user's input, or something else. */
+static int exit_for(vision_status status)
+{
+    switch (status) {
+    case VISION_BAD_INPUT:
+    case VISION_NOT_FOUND:
+    case VISION_UNREADABLE:
+    case VISION_NO_MARKERS:
+    case VISION_MARKER_MISSING:
+    case VISION_MARKER_MOVED:
+        return EXIT_BAD_INPUT;
+    default:
+        return EXIT_FAILURE_OTHER;
+    }
+}
+
+/* Loads the profile at path, or starts one for game (default expedition-luxor) when there is
+ * none yet. Returns EXIT_OK, or prints one line and returns the exit status. */
+static int profile_open(const cli_command *command, const char *path, const char *game,
+                        calibration_profile *profile)
+{
+    char error[512] = "";
+    vision_status status = calibration_profile_load(path, profile, error, sizeof error);
+    if (status == VISION_OK) {
+        if (game && strcmp(game, profile->game) != 0)
+            return cli_usage_error(command, "%s: a profile of %s, not %s", path, profile->game,
+                                   game);
+        return EXIT_OK;
+    }
+    if (status != VISION_NOT_FOUND) {
+        cli_error(command, "%s", error);
+        return exit_for(status);
+    }
+    if (!game)
+        game = DEFAULT_GAME;
+    if (!rules_game_find(game))
+        return cli_usage_error(command, "'%s' is not a game (tablescribe --help lists them)",
+                               game);
+    calibration_profile_init(profile, game);
+    return EXIT_OK;
+}
+
+static int profile_write(const cli_command *command, const char *path,
+                         const calibration_profile *profile)
+{
+    char error[512] = "";
+    vision_status status = calibration_profile_save(path, profile, error, sizeof error);
+    if (status != VISION_OK) {
+        cli_error(command, "%s", error);
+        return exit_for(status);
+    }
+    return EXIT_OK;
+}
+
+/* Loads an image; prints one line naming it on failure. */
+static int image_open(const cli_command *command, const char *path, vision_image *image)
+{
+    char error[512] = "";
+    vision_status status = vision_image_load(path, image, error, sizeof error);
+    if (status != VISION_OK) {
+        cli_error(command, "%s", error);
+        return exit_for(status);
+    }
+    return EXIT_OK;
+}
+
+/* ---- calibrate camera ---- */
+
+#define CAMERA_IMAGES_MAX 64
+
+static int print_board(const cli_command *command, const char *out, int dpi)
+{
+    const char *extension = strrchr(out, '.');
+    if (!extension || strcmp(extension, ".png") != 0)
+        return cli_usage_error(command, "%s: the board is written as PNG; name it .png", out);
+    calibration_board_config config;
+    calibration_board_config_default(&config);
+    config.dpi = dpi;
+    vision_image sheet;
+    vision_status status = calibration_board_sheet(&config, &sheet);
+    char error[512] = "";
+    if (status == VISION_OK)
+        status = vision_image_save(out, &sheet, error, sizeof error);
+    else
+        snprintf(error, sizeof error, "cannot draw the board: %s", vision_status_message(status));
+    vision_image_free(&sheet);
+    if (status != VISION_OK) {
+        cli_error(command, "%s", error);
+        return exit_for(status);
+    }
+    printf("Wrote %s: a ChArUco board of %d x %d squares of %.0f mm on an A4 landscape page at "
+           "%d dpi.\nPrint it, lay it flat, and photograph it 10 or more times from different "
+           "angles with the\ncamera that will watch the table; then: tablescribe calibrate "
+           "camera --image A --image B ... --profile P\n",
+           out, config.squares_x, config.squares_y, config.square_mm, config.dpi);
+    return EXIT_OK;
+}
+
+static int camera(const cli_command *command, int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"print-board", required_argument, NULL, 'b'},
+        {"dpi", required_argument, NULL, 'd'},
+        {"image", required_argument, NULL, 'i'},
+        {"profile", required_argument, NULL, 'p'},
+        {"game", required_argument, NULL, 'g'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *board_out = NULL, *profile_path = NULL, *game = NULL;
+    const char *paths[CAMERA_IMAGES_MAX];
+    int path_count = 0, dpi = 300;
+    double number;
+    opterr = 0;
+    optind = 1;
+    int option;
+    while ((option = getopt_long(argc, argv, "+", options, NULL)) != -1) {
+        switch (option) {
+        case 'b':
+            board_out = optarg;
+            break;
+        case 'd':
+            if (!cli_parse_number(optarg, 72, 1200, true, &number))
+                return cli_usage_error(command, "--dpi %s: a whole number from 72 to 1200", optarg);
+            dpi = (int)number;
+            break;
+        case 'i':
+            if (path_count == CAMERA_IMAGES_MAX)
+                return cli_usage_error(command, "camera: at most %d images", CAMERA_IMAGES_MAX);
+            paths[path_count++] = optarg;
+            break;
+        case 'p':
+            profile_path = optarg;
+            break;
+        case 'g':
+            game = optarg;
+            break;
+        case ':':
+            return cli_usage_error(command, "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error(command, "camera: unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(command, "camera: unexpected argument '%s'", argv[optind]);
+    if (board_out) {
+        if (path_count || profile_path)
+            return cli_usage_error(command, "camera: --print-board takes no --image or --profile");
+        return print_board(command, board_out, dpi);
+    }
+    if (path_count == 0 || !profile_path)
+        return cli_usage_error(command, "camera: --image FILE (several) and --profile P are "
+                                        "required, or --print-board FILE.png");
+
+    calibration_profile *profile = malloc(sizeof *profile);
+    vision_image *views = calloc((size_t)path_count, sizeof *views);
+    int *found = calloc((size_t)path_count, sizeof *found);
+    int code = profile && views && found ? EXIT_OK : EXIT_FAILURE_OTHER;
+    if (code != EXIT_OK)
+        cli_error(command, "out of memory");
+    if (code == EXIT_OK)
+        code = profile_open(command, profile_path, game, profile);
+    for (int i = 0; code == EXIT_OK && i < path_count; i++)
+        code = image_open(command, paths[i], &views[i]);
+    calibration_board_config board;
+    calibration_board_config_default(&board);
+    calibration_camera_result result;
+    if (code == EXIT_OK) {
+        char error[512] = "";
+        vision_status status =
+            calibration_camera(&board, views, path_count, found, &result, error, sizeof error);
+        if (status != VISION_OK) {
+            cli_error(command, "%s", error);
+            code = exit_for(status);
+        }
+    }
+    if (code == EXIT_OK) {
+        printf("The board shows in %d of %d images (%d corners).\n", result.views_used,
+               path_count, result.corners_used);
+        for (int i = 0; i < path_count; i++)
+            if (found[i] < CALIBRATION_CAMERA_CORNERS_MIN)
+                printf("  %s: %d corners, not used\n", paths[i], found[i]);
+        const vision_camera *measured = &result.camera;
+        printf("Camera at %d x %d: focal length %.1f x %.1f px, centre (%.1f, %.1f), distortion "
+               "k1 %.4f k2 %.4f p1 %.5f p2 %.5f k3 %.4f.\n",
+               measured->width, measured->height, measured->fx, measured->fy, measured->cx,
+               measured->cy, measured->distortion[0], measured->distortion[1],
+               measured->distortion[2], measured->distortion[3], measured->distortion[4]);
+        printf("Reprojection error %.3f px (RMS) over %d views%s\n", result.rms_px,
+               result.views_used,
+               result.rms_px > 1.0 ? ": high; a board that was not flat, or blurred photos?"
+                                   : ".");
+        profile->camera = result.camera;
+        code = profile_write(command, profile_path, profile);
+        if (code == EXIT_OK)
+            printf("Wrote %s.\n", profile_path);
+    }
+    for (int i = 0; views && i < path_count; i++)
+        vision_image_free(&views[i]);
+    free(views);
+    free(found);
+    free(profile);
+    return code;
+}
+
+/* ---- calibrate table ---- */
+
+static const char *focal_source_text(vision_focal_source source)
+{
+    switch (source) {
+    case VISION_FOCAL_CALIBRATED:
+        return "from the camera's calibration";
+    case VISION_FOCAL_MARKERS:
+        return "measured from the markers' perspective";
+    case VISION_FOCAL_HINT:
+        return "the profile's earlier estimate: the camera looks too straight down to measure it";
+    case VISION_FOCAL_DEFAULT:
+        return "assumed (a 78 degree field of view): the camera looks too straight down to "
+               "measure it, so the height is only as good as that guess";
+    }
+    return "";
+}
+
+/* Parses "WxH" in mm. */
+static bool parse_mat_size(const char *text, double *width, double *height)
+{
+    char *end = NULL;
+    double w = strtod(text, &end);
+    if (end == text || (*end != 'x' && *end != 'X'))
+        return false;
+    const char *rest = end + 1;
+    double h = strtod(rest, &end);
+    if (end == rest || *end)
+        return false;
+    if (!(w > 0 && w <= 5000 && h > 0 && h <= 5000))
+        return false;
+    *width = w;
+    *height = h;
+    return true;
+}
+
+static int table(const cli_command *command, int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"image", required_argument, NULL, 'i'},
+        {"profile", required_argument, NULL, 'p'},
+        {"marker-mm", required_argument, NULL, 'm'},
+        {"mat", required_argument, NULL, 'a'},
+        {"tile-mm", required_argument, NULL, 't'},
+        {"game", required_argument, NULL, 'g'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *image_path = NULL, *profile_path = NULL, *game = NULL;
+    double marker_mm = 0, width_mm = 0, height_mm = 0, tile_mm = 0, number;
+    opterr = 0;
+    optind = 1;
+    int option;
+    while ((option = getopt_long(argc, argv, "+", options, NULL)) != -1) {
+        switch (option) {
+        case 'i':
+            image_path = optarg;
+            break;
+        case 'p':
+            profile_path = optarg;
+            break;
+        case 'm':
+            if (!cli_parse_number(optarg, 5, 200, false, &number))
+                return cli_usage_error(command, "--marker-mm %s: a side from 5 to 200 mm", optarg);
+            marker_mm = number;
+            break;
+        case 'a':
+            if (!parse_mat_size(optarg, &width_mm, &height_mm))
+                return cli_usage_error(command,
+                                       "--mat %s: WIDTHxHEIGHT in mm between marker centres, "
+                                       "e.g. 560x560 (up to 5000)",
+                                       optarg);
+            break;
+        case 't':
+            if (!cli_parse_number(optarg, 5, 500, false, &number))
+                return cli_usage_error(command, "--tile-mm %s: a cell from 5 to 500 mm", optarg);
+            tile_mm = number;
+            break;
+        case 'g':
+            game = optarg;
+            break;
+        case ':':
+            return cli_usage_error(command, "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error(command, "table: unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(command, "table: unexpected argument '%s'", argv[optind]);
+    if (!profile_path)
+        return cli_usage_error(command, "table: --profile P is required (created if missing)");
+
+    calibration_profile *profile = malloc(sizeof *profile);
+    if (!profile) {
+        cli_error(command, "out of memory");
+        return EXIT_FAILURE_OTHER;
+    }
+    int code = profile_open(command, profile_path, game, profile);
+    vision_mat *mat = &profile->mat;
+    if (code == EXIT_OK) {
+        if (marker_mm > 0)
+            mat->marker_mm = marker_mm;
+        if (width_mm > 0) {
+            mat->width_mm = width_mm;
+            mat->height_mm = height_mm;
+        }
+        if (tile_mm > 0)
+            mat->tile_mm = tile_mm;
+        if (!(mat->width_mm > mat->marker_mm + 1 && mat->height_mm > mat->marker_mm + 1))
+            code = cli_usage_error(command,
+                                   "a mat of %g x %g mm (--mat) cannot hold markers of %g mm "
+                                   "(--marker-mm) at its corners",
+                                   mat->width_mm, mat->height_mm, mat->marker_mm);
+    }
+    vision_image image = {0};
+    if (code == EXIT_OK && image_path)
+        code = image_open(command, image_path, &image);
+    if (code == EXIT_OK && image_path) {
+        calibration_table_report report;
+        char error[512] = "";
+        vision_status status =
+            calibration_table(&image, mat, &profile->camera, &report, error, sizeof error);
+        if (status != VISION_OK) {
+            cli_error(command, "%s: %s", image_path, error);
+            code = exit_for(status);
+        } else {
+            const vision_registration *seen = &report.registration;
+            printf("%s (%d x %d): markers 0 1 2 3 found; the worst corner is %.1f mm from where "
+                   "the mat puts it.\n",
+                   image_path, image.width, image.height, seen->residual_mm);
+            printf("Camera about %.0f mm above the table, over (%.0f, %.0f) mm from marker 0, "
+                   "tilted %.1f degrees from straight down.\n",
+                   report.height_mm, seen->camera_mm[0], seen->camera_mm[1], report.tilt_deg);
+            printf("Focal length %.0f px, %s.\n", seen->focal_px,
+                   focal_source_text(seen->focal_source));
+            /* A focal length the markers measured helps later frames of a camera that looks
+             * straight down: kept as the hint (an uncalibrated camera with fx). */
+            if (!profile->camera.known && seen->focal_source == VISION_FOCAL_MARKERS) {
+                memset(&profile->camera, 0, sizeof profile->camera);
+                profile->camera.width = image.width;
+                profile->camera.height = image.height;
+                profile->camera.fx = profile->camera.fy = seen->focal_px;
+            }
+        }
+    }
+    vision_image_free(&image);
+    if (code == EXIT_OK)
+        code = profile_write(command, profile_path, profile);
+    if (code == EXIT_OK)
+        printf("Wrote %s: the mat %g x %g mm between marker centres, markers %g mm, cells "
+               "%g mm.\n",
+               profile_path, mat->width_mm, mat->height_mm, mat->marker_mm, mat->tile_mm);
+    free(profile);
+    return code;
+}
+
 int cli_calibrate(const cli_command *command, int argc, char **argv)
 {
     if (argc < 2)
@@ -79,7 +445,11 @@ int cli_calibrate(const cli_command *command, int argc, char **argv)
     const char *step = argv[1];
     if (strcmp(step, "markers") == 0)
         return markers(command, argc - 1, argv + 1);
-    if (strcmp(step, "camera") == 0 || strcmp(step, "table") == 0 || strcmp(step, "teach") == 0) {
+    if (strcmp(step, "camera") == 0)
+        return camera(command, argc - 1, argv + 1);
+    if (strcmp(step, "table") == 0)
+        return table(command, argc - 1, argv + 1);
+    if (strcmp(step, "teach") == 0) {
         cli_error(command, "%s: not available yet: it lands with issue 7 (seeing Expedition Luxor)",
                   step);
         return EXIT_FAILURE_OTHER;

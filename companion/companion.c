@@ -44,16 +44,26 @@ static const cli_command commands[] = {
      run_pending, "recognition lands with issue 7 (seeing Expedition Luxor)"},
     {"calibrate", "print the markers, calibrate the camera, register the table, teach a box",
      "usage: tablescribe calibrate markers --out FILE.png [--marker-mm 40] [--dpi 300]\n"
-     "       tablescribe calibrate camera ...\n"
-     "       tablescribe calibrate table --marker-mm N --mat WxH --tile-mm N\n"
+     "       tablescribe calibrate camera --print-board FILE.png [--dpi 300]\n"
+     "       tablescribe calibrate camera --image A --image B ... --profile P [--game G]\n"
+     "       tablescribe calibrate table [--image I] --profile P [--marker-mm N] [--mat WxH]\n"
+     "                                   [--tile-mm N] [--game G]\n"
      "       tablescribe calibrate teach --image I --truth O [--image I2 --truth O2 ...]\n"
      "\n"
      "Prints the four table markers, measures the camera, records the mat, and teaches the\n"
-     "pieces of your own box into a profile.\n"
+     "pieces of your own box into a profile (created when missing, for --game G, default\n"
+     "expedition-luxor).\n"
      "\n"
      "  markers   an A4 sheet with the four ArUco markers (4x4_50, ids 0-3), their size and a\n"
      "            100 mm ruler to check the print scale\n"
-     "  camera, table, teach   not available yet: they land with issue 7\n",
+     "  camera    optional: --print-board writes a ChArUco board (7 x 5 squares of 30 mm,\n"
+     "            ArUco 5x5_100); photos of it from 3 or more angles (10 or more is better)\n"
+     "            give the camera's focal length and lens distortion, written to the profile\n"
+     "  table     records the mat: --marker-mm (default 40), --mat WxH mm between marker\n"
+     "            centres (default 560x560), --tile-mm the game's cell (default 40); with\n"
+     "            --image, a photo of the table must show all four markers where the mat puts\n"
+     "            them (else nothing is written), and the camera's height and tilt are shown\n"
+     "  teach     not available yet: it lands with issue 7\n",
      cli_calibrate, NULL},
     {"render", "draw an observation as a camera would see it",
      "usage: tablescribe render --game G --observation FILE --out IMAGE [--seed S]\n"

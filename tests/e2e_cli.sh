@@ -175,5 +175,50 @@ run 2 calibrate markers --out "$work/markers.png" --marker-mm 200 && expect "mar
 run 2 calibrate markers --out "$work/markers.jpg"
 run 2 calibrate markers --out "$work/no/such/markers.png" && expect "missing folder named" contains "$err" "$work/no/such/markers.png"
 
+# ---- the camera board and the table ----
+run 0 calibrate camera --print-board "$work/board.png" && expect "board says what it wrote" contains "$out" "$work/board.png"
+expect "board sheet is a PNG" [ "$(head -c 8 "$work/board.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
+run 2 calibrate camera --print-board "$work/board.jpg" && expect "board is PNG only" one_line "$err"
+run 2 calibrate camera --image "$work/board.png" --profile "$work/camera.yml" && {
+    expect "one view is too few: one line" one_line "$err"
+    expect "one view is too few: says how many" contains "$err" "1 usable view of 1"
+    expect "one view is too few: no profile" [ ! -e "$work/camera.yml" ]
+}
+run 2 calibrate camera --image "$work/missing.png" --profile "$work/camera.yml" && {
+    expect "camera, missing image named" contains "$err" "$work/missing.png"
+    expect "camera, missing image: no profile" [ ! -e "$work/camera.yml" ]
+}
+run 2 calibrate camera --profile "$work/camera.yml" && expect "camera needs images" contains "$err" "--image"
+
+run 2 calibrate table --image "$work/missing.png" --profile "$work/table.yml" && {
+    expect "table, missing image: one line" one_line "$err"
+    expect "table, missing image named" contains "$err" "$work/missing.png"
+    expect "table, missing image: no profile" [ ! -e "$work/table.yml" ]
+}
+# The markers sheet is a small flat table: its markers' centres are 105 x 128.5 mm apart.
+run 0 calibrate markers --out "$work/kit.png"
+run 0 calibrate table --image "$work/kit.png" --profile "$work/table.yml" --mat 105x128.5 && {
+    expect "table reports the markers" contains "$out" "markers 0 1 2 3 found"
+    expect "table reports the camera" contains "$out" "tilted"
+    expect "table writes the mat" grep -q "width_mm: 105" "$work/table.yml"
+}
+cp "$work/table.yml" "$work/table-before.yml"
+run 2 calibrate table --image "$work/kit.png" --profile "$work/table.yml" --mat 140x128.5 && {
+    expect "wrong mat: one line" one_line "$err"
+    expect "wrong mat: says so ($err)" contains "$err" "mat size"
+    expect "wrong mat: profile untouched" cmp -s "$work/table.yml" "$work/table-before.yml"
+}
+run 2 calibrate table --image "$work/markers.png" --profile "$work/other.yml" && {
+    expect "kit with the default mat: one line" one_line "$err"
+    expect "kit with the default mat: no profile" [ ! -e "$work/other.yml" ]
+}
+run 0 calibrate table --profile "$work/mat.yml" --mat 600x560 --tile-mm 42 --marker-mm 45
+expect "table without an image records the mat" grep -q "width_mm: 600" "$work/mat.yml"
+run 2 calibrate table --profile "$work/mat.yml" --mat 20x20 && expect "bad mat named" contains "$err" "--mat"
+run 2 calibrate table --profile "$work/mat.yml" --game luxor && expect "other game named" contains "$err" "a profile of expedition-luxor, not luxor"
+run 2 calibrate table --profile "$work/new.yml" --game chess && expect "unknown game named" contains "$err" "'chess'"
+printf 'format: 9\n' >"$work/newer.yml"
+run 2 calibrate table --profile "$work/newer.yml" && expect "newer profile refused" contains "$err" "written by a newer tablescribe"
+
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "calibration.h"
 #include "cv_shim_geometry.h"
 #include "table_plane_internal.h"
 #include "test_support.h"
@@ -714,6 +715,124 @@ static void test_registration_unproject_inverts_project(void **state)
     vision_image_free(&table.image);
 }
 
+/* ---- the camera board ---- */
+
+/* The board sheet as a table picture: the sheet's top-left corner at the table's origin. */
+static void board_picture(const calibration_board_config *config, table_picture *picture,
+                          double *centre_x, double *centre_y)
+{
+    vision_image sheet;
+    assert_int_equal(calibration_board_sheet(config, &sheet), VISION_OK);
+    assert_int_equal(vision_image_new(sheet.width, sheet.height, 3, &picture->image), VISION_OK);
+    for (int y = 0; y < sheet.height; y++)
+        for (int x = 0; x < sheet.width; x++)
+            memset(picture->image.pixels + (size_t)y * picture->image.stride + (size_t)x * 3,
+                   sheet.pixels[(size_t)y * sheet.stride + (size_t)x], 3);
+    picture->px_per_mm = config->dpi / 25.4;
+    picture->x0_mm = picture->y0_mm = 0;
+    *centre_x = sheet.width / picture->px_per_mm / 2;
+    *centre_y = (10 + config->squares_y * config->square_mm / 2);
+    vision_image_free(&sheet);
+}
+
+static void test_registration_board_sheet_is_not_table_markers(void **state)
+{
+    (void)state;
+    calibration_board_config config;
+    calibration_board_config_default(&config);
+    vision_image sheet;
+    assert_int_equal(calibration_board_sheet(&config, &sheet), VISION_OK);
+    assert_int_equal(sheet.width, 3508); /* A4 landscape at 300 dpi */
+    assert_int_equal(sheet.height, 2480);
+    cv_geom_charuco board = {7, 5, 30, 22};
+    vision_point corners[24];
+    int ids[24], count = 0;
+    char error[256];
+    assert_int_equal(cv_geom_charuco_detect(&board, &sheet, corners, ids, 24, &count, error,
+                                            sizeof error),
+                     VISION_OK);
+    assert_int_equal(count, 24);
+    vision_mat mat;
+    vision_mat_default(&mat);
+    vision_registration registration;
+    assert_int_equal(vision_register(&sheet, &mat, NULL, &registration, error, sizeof error),
+                     VISION_NO_MARKERS);
+    vision_image_free(&sheet);
+    config.squares_x = 12; /* 360 mm: off the page */
+    assert_int_equal(calibration_board_sheet(&config, &sheet), VISION_BAD_INPUT);
+    calibration_board_config_default(&config);
+    config.marker_mm = 30;
+    assert_int_equal(calibration_board_sheet(&config, &sheet), VISION_BAD_INPUT);
+}
+
+static void test_registration_camera_calibration_recovers_the_focal_length(void **state)
+{
+    (void)state;
+    calibration_board_config config;
+    calibration_board_config_default(&config);
+    config.dpi = 200;
+    table_picture picture;
+    double centre_x, centre_y;
+    board_picture(&config, &picture, &centre_x, &centre_y);
+    /* height, tilt, azimuth, and where the camera looks relative to the board's centre (mm):
+     * close enough that the board reaches the frame's edges, where the distortion shows. */
+    static const double poses[][5] = {{320, 25, 0, 50, 30},     {340, 35, 60, -60, 20},
+                                      {310, 30, 120, 40, -25},  {350, 40, 180, -50, -30},
+                                      {330, 30, 240, 60, 25},   {300, 20, 300, -40, 25},
+                                      {340, 5, 0, 0, 0},        {320, 15, 90, 70, -30}};
+    enum { VIEWS = sizeof poses / sizeof poses[0] };
+    vision_image views[VIEWS + 1];
+    double f = 1400;
+    for (int v = 0; v < VIEWS; v++) {
+        true_camera camera = camera_make(f, poses[v][0], poses[v][1], poses[v][2],
+                                         centre_x + poses[v][3], centre_y + poses[v][4]);
+        camera.k1 = -0.08;
+        camera_view(&camera, &picture, 1.5, &views[v]);
+    }
+    calibration_camera_result result;
+    int found[VIEWS + 1];
+    char error[256] = "";
+    vision_status status = calibration_camera(&config, views, VIEWS, found, &result, error,
+                                              sizeof error);
+    if (status != VISION_OK)
+        fail_msg("%s", error);
+    printf("camera: fx %.1f fy %.1f (true %.0f), centre (%.1f, %.1f), k1 %.3f, rms %.3f px, "
+           "%d views, %d corners\n",
+           result.camera.fx, result.camera.fy, f, result.camera.cx, result.camera.cy,
+           result.camera.distortion[0], result.rms_px, result.views_used, result.corners_used);
+    assert_int_equal(result.views_used, VIEWS);
+    for (int v = 0; v < VIEWS; v++)
+        assert_true(found[v] >= 12);
+    assert_int_equal(result.camera.known, 1);
+    assert_int_equal(result.camera.width, FRAME_WIDTH);
+    assert_true(fabs(result.camera.fx / f - 1) < 0.03);
+    assert_true(fabs(result.camera.fy / f - 1) < 0.03);
+    assert_true(fabs(result.camera.cx - (FRAME_WIDTH - 1) / 2.0) < 30);
+    assert_true(fabs(result.camera.distortion[0] - -0.08) < 0.04);
+    assert_true(result.rms_px < 1.0);
+
+    /* Too few usable views: a blank one does not count, and the error says how many. */
+    assert_int_equal(vision_image_new(FRAME_WIDTH, FRAME_HEIGHT, 3, &views[VIEWS]), VISION_OK);
+    calibration_camera_result before = result;
+    assert_int_equal(calibration_camera(&config, views + VIEWS - 2, 3, NULL, &result, error,
+                                        sizeof error),
+                     VISION_BAD_INPUT);
+    printf("refused: %s\n", error);
+    assert_non_null(strstr(error, "2 usable views of 3"));
+    assert_non_null(strstr(error, "3 are needed"));
+    assert_memory_equal(&result, &before, sizeof before);
+    vision_image small;
+    assert_int_equal(vision_image_new(640, 480, 3, &small), VISION_OK);
+    vision_image mixed[3] = {views[0], views[1], small};
+    assert_int_equal(calibration_camera(&config, mixed, 3, NULL, &result, error, sizeof error),
+                     VISION_BAD_INPUT);
+    assert_non_null(strstr(error, "one camera at one size"));
+    vision_image_free(&small);
+    for (int v = 0; v <= VIEWS; v++)
+        vision_image_free(&views[v]);
+    vision_image_free(&picture.image);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -729,6 +848,8 @@ int main(void)
         cmocka_unit_test(test_registration_no_markers_and_empty_frames),
         cmocka_unit_test(test_registration_rectify_shows_the_table_from_above),
         cmocka_unit_test(test_registration_unproject_inverts_project),
+        cmocka_unit_test(test_registration_board_sheet_is_not_table_markers),
+        cmocka_unit_test(test_registration_camera_calibration_recovers_the_focal_length),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

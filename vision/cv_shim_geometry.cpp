@@ -576,8 +576,13 @@ extern "C" vision_status cv_geom_reader_new(const char *text, size_t size,
         // FileStorage reads a C string: text with a NUL inside is not YAML it could read whole.
         if (std::memchr(text, '\0', size))
             return fail(error, error_size, VISION_BAD_INPUT, "not YAML: binary data");
+        // FileStorage reads YAML from memory only after its "%YAML" header; a hand-written file
+        // may lack it.
+        std::string document(text, size);
+        if (document.compare(0, 5, "%YAML") != 0)
+            document = "%YAML:1.0\n---\n" + document;
         std::unique_ptr<cv_geom_reader> made(new cv_geom_reader);
-        made->storage.open(std::string(text, size),
+        made->storage.open(document,
                            cv::FileStorage::READ | cv::FileStorage::MEMORY |
                                cv::FileStorage::FORMAT_YAML);
         if (!made->storage.isOpened() || !made->storage.root().isMap())
