@@ -17,6 +17,7 @@
 #define EL_PATCH VISION_EL_PATCH
 #define EL_PATCH_SPAN 0.84 /* the share of a tile's side the patch covers: clear of its edges */
 #define EL_CELLS_MAX 40    /* grid cells searched along each axis */
+#define EL_CELL_COVERED 0.3 /* a cell this much unlike the mat may hold a tile */
 
 /* The colour reference of one frame: (colour - black) * scale maps the markers' black squares
  * to 0 and their white paper to 1, per channel. */
@@ -82,20 +83,29 @@ typedef struct el_patch {
 
 #define el_model_art(model, type) ((const el_patch *)(const void *)(model)->type_art[type])
 
-/* A tile's art, upright as the grid lies. */
-void el_patch_sample(const vision_image *frame, const vision_registration *registration,
-                     const el_balance *balance, const el_grid *grid, const vision_mat *mat,
-                     int row, int col, el_patch *patch);
+/* A tile's art, upright as the grid lies, from the mat seen from above (which smooths it to a
+ * millimetre, so that a tile lying a little off the grid still matches). */
+void el_patch_sample(const el_table *table, const el_grid *grid, const vision_mat *mat, int row,
+                     int col, el_patch *patch);
 
 /* The art turned by quarter turns (clockwise): the colour at (x, y) of the turned art. */
 const float *el_patch_turned(const el_patch *patch, int quarter_turns, int x, int y);
 
 #define EL_OUTLIER 0.22f /* a colour further than this (balanced units) from the art is not art */
 
+/* How a patch matches an art: turned by quarter_turns, under light gain * art + offset. */
+typedef struct el_match {
+    int quarter_turns;
+    float gain, offset;
+    double outliers; /* the share of the patch unlike the art even so */
+} el_match;
+
+/* The art's colour at (x, y) of the patch, as the match says it looks there. */
+void el_match_expected(const el_patch *art, const el_match *match, int x, int y, float colour[3]);
+
 /* How far a patch is from an art (the mean of min(d², OUTLIER²) / OUTLIER², 0..1) at its best
- * turn, and the share of outliers there. */
-double el_patch_distance(const el_patch *patch, const el_patch *art,
-                         int *quarter_turns, double *outliers);
+ * turn and light; *match says which. */
+double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *match);
 
 /* What lies on a tile and rises above it: where it stands and how high it reaches. */
 typedef struct el_stack {
@@ -114,7 +124,7 @@ typedef struct el_scenery {
     const el_grid *grid;
     const vision_mat *mat;
     const el_patch *art[EL_CELLS_MAX][EL_CELLS_MAX]; /* NULL: mat or unknown */
-    int turns[EL_CELLS_MAX][EL_CELLS_MAX];
+    el_match match[EL_CELLS_MAX][EL_CELLS_MAX];
     float mat_colour[3];
 } el_scenery;
 
@@ -122,9 +132,9 @@ typedef struct el_scenery {
  * Measures what stands on tile (row, col): the things that are neither art nor mat, followed
  * from the tile away from the camera's foot, as far as a stack of max_height_mm could reach.
  */
-void el_stack_measure(const vision_image *frame, const vision_registration *registration,
-                      const el_balance *balance, const el_scenery *scenery, int row, int col,
-                      double piece_radius_mm, double max_height_mm, el_stack *stack);
+void el_stack_measure(const el_table *table, const vision_registration *registration,
+                      const el_scenery *scenery, int row, int col, double piece_radius_mm,
+                      double max_height_mm, el_stack *stack);
 
 /* The height above the table of the stack's top face, from its reach; piece_radius_mm the
  * foot's radius. */

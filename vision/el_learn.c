@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 #define DEFAULT_TOP_REACH_MM 60.0 /* the tallest stack a search allows for before the size is learnt */
 #define SPREAD_FLOOR 0.04f        /* no colour is learnt tighter than this (balanced units) */
@@ -27,21 +28,32 @@ static void add_sample(float mean[3], float spread[3], int *count, const float v
     *count = n + 1;
 }
 
-/* Adds a tile's art to its type's, turned to match what was learnt before. */
+/* Adds a tile's art to its type's, turned and lit to match what was learnt before. */
 static void learn_art(vision_el_model *model, int type, const el_patch *patch)
 {
     int n = model->type_samples[type];
-    int turns = 0;
+    el_match match = {0, 1.0f, 0.0f, 0.0};
     if (n > 0) {
-        double outliers;
-        el_patch_distance(el_model_art(model, type), patch, &turns,
-                          &outliers);
+        /* How the learnt art looks in this patch, turned back. */
+        el_patch_distance(patch, el_model_art(model, type), &match);
     }
+    el_patch *art = (el_patch *)(void *)model->type_art[type];
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++) {
-            const float *p = el_patch_turned(patch, turns, x, y);
-            for (int c = 0; c < 3; c++)
-                model->type_art[type][y][x][c] += (p[c] - model->type_art[type][y][x][c]) / (float)(n + 1);
+            /* The art's (x, y) is where the turned art shows it in the patch. */
+            int px = x, py = y;
+            const int last = EL_PATCH - 1;
+            switch (match.quarter_turns) {
+            case 1: px = last - y; py = x; break;
+            case 2: px = last - x; py = last - y; break;
+            case 3: px = y; py = last - x; break;
+            default: break;
+            }
+            const float *p = patch->colour[py][px];
+            for (int c = 0; c < 3; c++) {
+                float value = (p[c] - match.offset) / match.gain;
+                art->colour[y][x][c] += (value - art->colour[y][x][c]) / (float)(n + 1);
+            }
         }
     model->type_samples[type] = n + 1;
 }
@@ -99,25 +111,17 @@ static bool fit_piece_size(const vision_registration *registration, const vision
     return isfinite(best);
 }
 
-vision_status vision_el_learn(const vision_image *frame, const vision_registration *registration,
-                              const vision_mat *mat, const vision_el_observation *truth,
-                              vision_el_model *model, char *error, size_t size)
+/* Learns from the table seen from above; vision_el_learn's body. */
+static vision_status learn(const vision_image *frame, const vision_registration *registration,
+                           const vision_mat *mat, const vision_el_observation *truth,
+                           vision_el_model *model, const el_balance *balance_seen,
+                           const float mat_colour[3], const el_table *seen_table, char *error,
+                           size_t size)
 {
-    el_balance balance;
-    vision_status status = el_balance_measure(frame, registration, mat, &balance, error, size);
-    if (status != VISION_OK)
-        return status;
-    float mat_colour[3];
-    el_table_median(frame, registration, mat, &balance, mat_colour);
-    el_table table;
-    status = el_table_read(frame, registration, mat, &balance, mat_colour, &table);
-    if (status != VISION_OK) {
-        snprintf(error, size, "cannot see the table from above: %s", vision_status_message(status));
-        return status;
-    }
+    const el_table table = *seen_table;
+    el_balance balance = *balance_seen;
     el_grid grid;
-    status = el_grid_find(&table, mat, &grid);
-    el_table_free(&table);
+    vision_status status = el_grid_find(&table, mat, &grid);
     if (status == VISION_NOMEM)
         return status;
     if (status != VISION_OK) {
@@ -125,29 +129,32 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
         return VISION_BAD_INPUT;
     }
 
-    /* The truth's (0, 0) is the top-left tile seen. */
-    int row0 = EL_CELLS_MAX, col0 = EL_CELLS_MAX;
-    for (int r = 0; r < grid.rows; r++)
-        for (int c = 0; c < grid.cols; c++)
-            if (grid.tile[r][c]) {
-                row0 = r < row0 ? r : row0;
-                col0 = c < col0 ? c : col0;
+    /* Where the truth lies on the grid: the placement that covers the most cells seen to hold
+     * something (a lamp's glare may look like more). Every tile of the truth must be seen. */
+    int row0 = 0, col0 = 0, best = -1;
+    for (int dr = 0; dr < grid.rows; dr++)
+        for (int dc = 0; dc < grid.cols; dc++) {
+            int hits = 0;
+            for (int i = 0; i < truth->tile_count; i++) {
+                int r = dr + truth->tiles[i].row, c = dc + truth->tiles[i].col;
+                hits += r < grid.rows && c < grid.cols && grid.tile[r][c];
             }
+            if (hits > best) {
+                best = hits;
+                row0 = dr;
+                col0 = dc;
+            }
+        }
     for (int i = 0; i < truth->tile_count; i++) {
         const vision_el_tile *t = &truth->tiles[i];
         int r = row0 + t->row, c = col0 + t->col;
         if (r >= grid.rows || c >= grid.cols || !grid.tile[r][c]) {
             snprintf(error, size,
                      "the truth has a tile at row %d, column %d, but the image shows none there "
-                     "(%d tiles seen, %d in the truth)",
-                     t->row, t->col, grid.tiles, truth->tile_count);
+                     "(the truth has %d tiles; %d of them are where the image shows tiles)",
+                     t->row, t->col, truth->tile_count, best);
             return VISION_BAD_INPUT;
         }
-    }
-    if (grid.tiles != truth->tile_count) {
-        snprintf(error, size, "the image shows %d tiles, the truth %d", grid.tiles,
-                 truth->tile_count);
-        return VISION_BAD_INPUT;
     }
 
     /* The art: from tiles with nothing on them. */
@@ -157,7 +164,7 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
         if (t->type < 0 || t->height > 0 || t->top >= 0 || t->token != EL_NO_TOKEN)
             continue;
         el_patch patch;
-        el_patch_sample(frame, registration, &balance, &grid, mat, row0 + t->row, col0 + t->col, &patch);
+        el_patch_sample(&table, &grid, mat, row0 + t->row, col0 + t->col, &patch);
         learn_art(&learnt, t->type, &patch);
     }
     for (int c = 0; c < 3; c++)
@@ -169,16 +176,15 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
     memset(&scenery, 0, sizeof scenery);
     scenery.grid = &grid;
     scenery.mat = mat;
-    memcpy(scenery.mat_colour, mat_colour, sizeof mat_colour);
+    memcpy(scenery.mat_colour, mat_colour, sizeof scenery.mat_colour);
     for (int i = 0; i < truth->tile_count; i++) {
         const vision_el_tile *t = &truth->tiles[i];
         int r = row0 + t->row, c = col0 + t->col;
         if (t->type < 0 || learnt.type_samples[t->type] == 0)
             continue;
         el_patch patch;
-        el_patch_sample(frame, registration, &balance, &grid, mat, r, c, &patch);
-        double outliers;
-        el_patch_distance(&patch, el_model_art(&learnt, t->type), &scenery.turns[r][c], &outliers);
+        el_patch_sample(&table, &grid, mat, r, c, &patch);
+        el_patch_distance(&patch, el_model_art(&learnt, t->type), &scenery.match[r][c]);
         scenery.art[r][c] = el_model_art(&learnt, t->type);
     }
 
@@ -190,13 +196,17 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
         if (t->height < 1 || t->top < 0 || !scenery.art[row0 + t->row][col0 + t->col])
             continue;
         stacks[stack_count].tile = i;
-        el_stack_measure(frame, registration, &balance, &scenery, row0 + t->row, col0 + t->col,
+        el_stack_measure(&table, registration, &scenery, row0 + t->row, col0 + t->col,
                          radius, DEFAULT_TOP_REACH_MM, &stacks[stack_count].stack);
+        if (getenv("TS_DEBUG")) {
+            const el_stack *d = &stacks[stack_count].stack;
+            fprintf(stderr, "stack %d,%d h%d: found %d blocked %d outliers %d near %.1f reach %.1f base %.1f,%.1f\n", t->row, t->col, t->height, d->found, d->blocked, d->outliers, d->base_reach_mm, d->reach_mm, d->base_mm[0], d->base_mm[1]);
+        }
         if (stacks[stack_count].stack.found && !stacks[stack_count].stack.blocked)
             stack_count++;
     }
     if (learnt.piece_height_mm <= 0.0) {
-        double r, h;
+        double r = 0.0, h = 0.0;
         if (!fit_piece_size(registration, truth, stacks, stack_count, &r, &h)) {
             snprintf(error, size,
                      "cannot measure the adventurers: the image needs stacks of two heights at "
@@ -217,7 +227,7 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
         }
         /* Re-measured with the size learnt, so that the foot is where the top is looked for. */
         el_stack stack;
-        el_stack_measure(frame, registration, &balance, &scenery, row0 + t->row, col0 + t->col,
+        el_stack_measure(&table, registration, &scenery, row0 + t->row, col0 + t->col,
                          radius, learnt.piece_height_mm * (VISION_EL_STACK_MAX + 0.5), &stack);
         if (!stack.found)
             continue;
@@ -235,10 +245,11 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
         if ((t->token != EL_BOAT && t->token != EL_SNAKES) || !scenery.art[r][c])
             continue;
         el_patch patch;
-        el_patch_sample(frame, registration, &balance, &grid, mat, r, c, &patch);
+        el_patch_sample(&table, &grid, mat, r, c, &patch);
         for (int y = 0; y < EL_PATCH; y++)
             for (int x = 0; x < EL_PATCH; x++) {
-                const float *a = el_patch_turned(scenery.art[r][c], scenery.turns[r][c], x, y);
+                float a[3];
+                el_match_expected(scenery.art[r][c], &scenery.match[r][c], x, y, a);
                 const float *p = patch.colour[y][x];
                 float d = (p[0] - a[0]) * (p[0] - a[0]) + (p[1] - a[1]) * (p[1] - a[1]) +
                           (p[2] - a[2]) * (p[2] - a[2]);
@@ -254,4 +265,26 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
     learnt.images++;
     *model = learnt;
     return VISION_OK;
+}
+
+vision_status vision_el_learn(const vision_image *frame, const vision_registration *registration,
+                              const vision_mat *mat, const vision_el_observation *truth,
+                              vision_el_model *model, char *error, size_t size)
+{
+    el_balance balance;
+    vision_status status = el_balance_measure(frame, registration, mat, &balance, error, size);
+    if (status != VISION_OK)
+        return status;
+    float mat_colour[3];
+    el_table_median(frame, registration, mat, &balance, mat_colour);
+    el_table table;
+    status = el_table_read(frame, registration, mat, &balance, mat_colour, &table);
+    if (status != VISION_OK) {
+        snprintf(error, size, "cannot see the table from above: %s", vision_status_message(status));
+        return status;
+    }
+    status = learn(frame, registration, mat, truth, model, &balance, mat_colour, &table, error,
+                   size);
+    el_table_free(&table);
+    return status;
 }

@@ -36,8 +36,8 @@ static double colour_distance(const float colour[3], const float mean[3], const 
 
 typedef struct cell_reading {
     int type, second;
-    double distance, second_distance, outliers;
-    int turns;
+    double distance, second_distance;
+    el_match match;
 } cell_reading;
 
 static void read_type(const vision_el_model *model, const el_patch *patch, cell_reading *reading)
@@ -45,16 +45,14 @@ static void read_type(const vision_el_model *model, const el_patch *patch, cell_
     reading->type = reading->second = -1;
     reading->distance = reading->second_distance = INFINITY;
     for (int type = 0; type < EL_TILE_TYPES; type++) {
-        int turns;
-        double outliers;
-        double d = el_patch_distance(patch, el_model_art(model, type), &turns, &outliers);
+        el_match match;
+        double d = el_patch_distance(patch, el_model_art(model, type), &match);
         if (d < reading->distance) {
             reading->second = reading->type;
             reading->second_distance = reading->distance;
             reading->type = type;
             reading->distance = d;
-            reading->turns = turns;
-            reading->outliers = outliers;
+            reading->match = match;
         } else if (d < reading->second_distance) {
             reading->second = type;
             reading->second_distance = d;
@@ -88,13 +86,14 @@ static void read_top(const vision_el_model *model, const float colour[3], vision
 
 /* A flat thing on a tile: a token, when its colours are one a token was taught with. */
 static int read_token(const vision_el_model *model, const el_patch *patch, const el_patch *art,
-                      int turns, float *confidence)
+                      const el_match *match, float *confidence)
 {
     float sum[3] = {0, 0, 0};
     int count = 0;
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++) {
-            const float *a = el_patch_turned(art, turns, x, y);
+            float a[3];
+            el_match_expected(art, match, x, y, a);
             const float *p = patch->colour[y][x];
             float d = (p[0] - a[0]) * (p[0] - a[0]) + (p[1] - a[1]) * (p[1] - a[1]) +
                       (p[2] - a[2]) * (p[2] - a[2]);
@@ -126,6 +125,125 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
         return VISION_UNKNOWN;
     *confidence = clamp01(1.0 - exp(-(second - best_distance) / 0.5));
     return best;
+}
+
+/* Everything after the table is seen from above; vision_el_recognise's body. */
+static vision_status read_table(const vision_image *frame, const vision_registration *registration,
+                                const vision_mat *mat, const vision_el_model *model,
+                                const el_balance *balance_seen, const el_table *table_seen,
+                                vision_el_observation *seen, vision_el_timing *clock)
+{
+    const el_table table = *table_seen;
+    const el_balance balance = *balance_seen;
+    double mark = now_ms();
+    el_grid grid;
+    vision_status status = el_grid_find(&table, mat, &grid);
+    clock->grid_ms = now_ms() - mark;
+    mark = now_ms();
+    if (status == VISION_NOMEM)
+        return status;
+    if (status != VISION_OK) /* an empty mat is an observation too: no tiles */
+        return VISION_OK;
+
+    el_scenery scenery;
+    memset(&scenery, 0, sizeof scenery);
+    scenery.grid = &grid;
+    scenery.mat = mat;
+    memcpy(scenery.mat_colour, model->mat_colour, sizeof scenery.mat_colour);
+    cell_reading readings[EL_CELLS_MAX][EL_CELLS_MAX];
+    el_patch patches[VISION_EL_TILES_MAX];
+    int patch_of[EL_CELLS_MAX][EL_CELLS_MAX];
+    int tiles = 0;
+    for (int r = 0; r < grid.rows; r++)
+        for (int c = 0; c < grid.cols; c++) {
+            patch_of[r][c] = -1;
+            scenery.art[r][c] = NULL;
+            if (!grid.tile[r][c] || tiles == VISION_EL_TILES_MAX)
+                continue;
+            el_patch_sample(&table, &grid, mat, r, c, &patches[tiles]);
+            read_type(model, &patches[tiles], &readings[r][c]);
+            if (readings[r][c].match.outliers > HIDDEN_SHARE) {
+                grid.tile[r][c] = false; /* hidden: reported unknown, never guessed */
+                if (seen->unknown_count < VISION_EL_TILES_MAX) {
+                    seen->unknown[seen->unknown_count].row = r;
+                    seen->unknown[seen->unknown_count].col = c;
+                    seen->unknown_count++;
+                }
+                continue;
+            }
+            patch_of[r][c] = tiles++;
+            scenery.art[r][c] = el_model_art(model, readings[r][c].type);
+            scenery.match[r][c] = readings[r][c].match;
+        }
+    clock->types_ms = now_ms() - mark;
+    mark = now_ms();
+
+    double radius = model->piece_diameter_mm / 2.0, piece = model->piece_height_mm;
+    double camera_height = registration->camera_mm[2];
+    int row0 = EL_CELLS_MAX, col0 = EL_CELLS_MAX;
+    for (int r = 0; r < grid.rows; r++)
+        for (int c = 0; c < grid.cols; c++) {
+            if (patch_of[r][c] < 0)
+                continue;
+            row0 = r < row0 ? r : row0;
+            col0 = c < col0 ? c : col0;
+            const cell_reading *reading = &readings[r][c];
+            vision_el_tile *tile = &seen->tiles[seen->tile_count++];
+            tile->row = r;
+            tile->col = c;
+            tile->type = reading->type;
+            tile->confidence[VISION_EL_TYPE] =
+                clamp01(1.0 - exp(-(reading->second_distance - reading->distance) / 0.04));
+            tile->top = VISION_NONE;
+            tile->height = 0;
+            tile->token = EL_NO_TOKEN;
+            tile->confidence[VISION_EL_TOP] = tile->confidence[VISION_EL_HEIGHT] =
+                tile->confidence[VISION_EL_TOKEN] = 1.0f;
+            if (reading->match.outliers < STACK_OUTLIERS)
+                continue;
+            el_stack stack;
+            el_stack_measure(&table, registration, &scenery, r, c, radius,
+                             piece * (VISION_EL_STACK_MAX + 0.5), &stack);
+            if (!stack.found)
+                continue;
+            double height_mm = el_stack_height(registration, &stack, radius);
+            double pieces = height_mm / piece;
+            if (pieces < 0.5) {
+                /* Flat: a token, or a mark the art did not have (glare, a shadow). */
+                float confidence = 0.0f;
+                tile->token = read_token(model, &patches[patch_of[r][c]], scenery.art[r][c],
+                                         &scenery.match[r][c], &confidence);
+                tile->confidence[VISION_EL_TOKEN] = confidence;
+                if (tile->token == VISION_UNKNOWN)
+                    tile->confidence[VISION_EL_TOP] = tile->confidence[VISION_EL_HEIGHT] = 0.5f;
+                continue;
+            }
+            int height = (int)lround(pieces);
+            height = height < 1 ? 1 : height > VISION_EL_STACK_MAX ? VISION_EL_STACK_MAX : height;
+            float top[3];
+            el_stack_top_colour(frame, registration, &balance, &stack, radius, height * piece, top);
+            read_top(model, top, tile);
+            /* How far one piece leans its image: too little, and the height cannot be read. */
+            double lean = (stack.base_reach_mm + radius) * piece / (camera_height - height * piece);
+            if (stack.blocked || lean < MIN_LEAN_MM) {
+                tile->height = VISION_UNKNOWN;
+                tile->confidence[VISION_EL_HEIGHT] = 0.0f;
+            } else {
+                tile->height = height;
+                double off = fabs(pieces - height);
+                tile->confidence[VISION_EL_HEIGHT] = clamp01((0.5 - off) / 0.3);
+            }
+        }
+    for (int i = 0; i < seen->tile_count; i++) {
+        seen->tiles[i].row -= row0;
+        seen->tiles[i].col -= col0;
+    }
+    for (int i = 0; i < seen->unknown_count; i++) {
+        seen->unknown[i].row -= row0 == EL_CELLS_MAX ? 0 : row0;
+        seen->unknown[i].col -= col0 == EL_CELLS_MAX ? 0 : col0;
+    }
+    clock->stacks_ms = now_ms() - mark;
+    return VISION_OK;
 }
 
 vision_status vision_el_recognise(const vision_image *frame,
@@ -165,120 +283,10 @@ vision_status vision_el_recognise(const vision_image *frame,
     clock.rectify_ms = now_ms() - mark;
     mark = now_ms();
 
-    el_grid grid;
-    status = el_grid_find(&table, mat, &grid);
+    status = read_table(frame, registration, mat, model, &balance, &table, seen, &clock);
     el_table_free(&table);
-    clock.grid_ms = now_ms() - mark;
-    mark = now_ms();
-    if (status == VISION_NOMEM)
-        return status;
-    if (status != VISION_OK) { /* an empty mat is an observation too: no tiles */
-        clock.total_ms = now_ms() - start;
-        if (timing)
-            *timing = clock;
-        return VISION_OK;
-    }
-
-    el_scenery scenery;
-    memset(&scenery, 0, sizeof scenery);
-    scenery.grid = &grid;
-    scenery.mat = mat;
-    memcpy(scenery.mat_colour, model->mat_colour, sizeof scenery.mat_colour);
-    cell_reading readings[EL_CELLS_MAX][EL_CELLS_MAX];
-    el_patch patches[VISION_EL_TILES_MAX];
-    int patch_of[EL_CELLS_MAX][EL_CELLS_MAX];
-    int tiles = 0;
-    for (int r = 0; r < grid.rows; r++)
-        for (int c = 0; c < grid.cols; c++) {
-            patch_of[r][c] = -1;
-            scenery.art[r][c] = NULL;
-            if (!grid.tile[r][c] || tiles == VISION_EL_TILES_MAX)
-                continue;
-            el_patch_sample(frame, registration, &balance, &grid, mat, r, c, &patches[tiles]);
-            read_type(model, &patches[tiles], &readings[r][c]);
-            if (readings[r][c].outliers > HIDDEN_SHARE) {
-                grid.tile[r][c] = false; /* hidden: reported unknown, never guessed */
-                if (seen->unknown_count < VISION_EL_TILES_MAX) {
-                    seen->unknown[seen->unknown_count].row = r;
-                    seen->unknown[seen->unknown_count].col = c;
-                    seen->unknown_count++;
-                }
-                continue;
-            }
-            patch_of[r][c] = tiles++;
-            scenery.art[r][c] = el_model_art(model, readings[r][c].type);
-            scenery.turns[r][c] = readings[r][c].turns;
-        }
-    clock.types_ms = now_ms() - mark;
-    mark = now_ms();
-
-    double radius = model->piece_diameter_mm / 2.0, piece = model->piece_height_mm;
-    double camera_height = registration->camera_mm[2];
-    int row0 = EL_CELLS_MAX, col0 = EL_CELLS_MAX;
-    for (int r = 0; r < grid.rows; r++)
-        for (int c = 0; c < grid.cols; c++) {
-            if (patch_of[r][c] < 0)
-                continue;
-            row0 = r < row0 ? r : row0;
-            col0 = c < col0 ? c : col0;
-            const cell_reading *reading = &readings[r][c];
-            vision_el_tile *tile = &seen->tiles[seen->tile_count++];
-            tile->row = r;
-            tile->col = c;
-            tile->type = reading->type;
-            tile->confidence[VISION_EL_TYPE] =
-                clamp01(1.0 - exp(-(reading->second_distance - reading->distance) / 0.04));
-            tile->top = VISION_NONE;
-            tile->height = 0;
-            tile->token = EL_NO_TOKEN;
-            tile->confidence[VISION_EL_TOP] = tile->confidence[VISION_EL_HEIGHT] =
-                tile->confidence[VISION_EL_TOKEN] = 1.0f;
-            if (reading->outliers < STACK_OUTLIERS)
-                continue;
-            el_stack stack;
-            el_stack_measure(frame, registration, &balance, &scenery, r, c, radius,
-                             piece * (VISION_EL_STACK_MAX + 0.5), &stack);
-            if (!stack.found)
-                continue;
-            double height_mm = el_stack_height(registration, &stack, radius);
-            double pieces = height_mm / piece;
-            if (pieces < 0.5) {
-                /* Flat: a token, or a mark the art did not have (glare, a shadow). */
-                float confidence = 0.0f;
-                tile->token = read_token(model, &patches[patch_of[r][c]], scenery.art[r][c],
-                                         scenery.turns[r][c], &confidence);
-                tile->confidence[VISION_EL_TOKEN] = confidence;
-                if (tile->token == VISION_UNKNOWN)
-                    tile->confidence[VISION_EL_TOP] = tile->confidence[VISION_EL_HEIGHT] = 0.5f;
-                continue;
-            }
-            int height = (int)lround(pieces);
-            height = height < 1 ? 1 : height > VISION_EL_STACK_MAX ? VISION_EL_STACK_MAX : height;
-            float top[3];
-            el_stack_top_colour(frame, registration, &balance, &stack, radius, height * piece, top);
-            read_top(model, top, tile);
-            /* How far one piece leans its image: too little, and the height cannot be read. */
-            double lean = (stack.base_reach_mm + radius) * piece / (camera_height - height * piece);
-            if (stack.blocked || lean < MIN_LEAN_MM) {
-                tile->height = VISION_UNKNOWN;
-                tile->confidence[VISION_EL_HEIGHT] = 0.0f;
-            } else {
-                tile->height = height;
-                double off = fabs(pieces - height);
-                tile->confidence[VISION_EL_HEIGHT] = clamp01((0.5 - off) / 0.3);
-            }
-        }
-    for (int i = 0; i < seen->tile_count; i++) {
-        seen->tiles[i].row -= row0;
-        seen->tiles[i].col -= col0;
-    }
-    for (int i = 0; i < seen->unknown_count; i++) {
-        seen->unknown[i].row -= row0 == EL_CELLS_MAX ? 0 : row0;
-        seen->unknown[i].col -= col0 == EL_CELLS_MAX ? 0 : col0;
-    }
-    clock.stacks_ms = now_ms() - mark;
     clock.total_ms = now_ms() - start;
     if (timing)
         *timing = clock;
-    return VISION_OK;
+    return status;
 }

@@ -131,6 +131,76 @@ static bool on_marker_paper(const vision_mat *mat, double x, double y)
     return false;
 }
 
+/*
+ * How far a colour is from the mat's under any light the table may have: the mat darkened by a
+ * shadow or brightened by the lamp (times 0.4..2), plus a little white glare on top (0.25).
+ */
+static float mat_distance(const float p[3], const float m[3])
+{
+    const float a_low = 0.4f, a_high = 2.0f, b_high = 0.25f;
+    float mm = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
+    float pm = p[0] * m[0] + p[1] * m[1] + p[2] * m[2];
+    float pw = p[0] + p[1] + p[2], mw = m[0] + m[1] + m[2];
+    float a, b = 0.0f;
+    float det = mm * 3.0f - mw * mw;
+    if (det > 1e-4f * mm * 3.0f) { /* a mat with a colour: white glare is another direction */
+        b = (mm * pw - mw * pm) / det;
+        b = b < 0.0f ? 0.0f : b > b_high ? b_high : b;
+    }
+    a = mm > 1e-6f ? (pm - b * mw) / mm : 1.0f;
+    a = a < a_low ? a_low : a > a_high ? a_high : a;
+    b = (pw - a * mw) / 3.0f;
+    b = b < 0.0f ? 0.0f : b > b_high ? b_high : b;
+    float d = 0.0f;
+    for (int c = 0; c < 3; c++) {
+        float r = p[c] - a * m[c] - b;
+        d += r * r;
+    }
+    return d;
+}
+
+/* Marks as foreground the mat-like places the mat's edge cannot reach without crossing
+ * foreground: a tile's dark pictogram is part of the tile. */
+static bool fill_holes(el_table *table)
+{
+    int w = table->width, h = table->height;
+    size_t n = (size_t)w * (size_t)h;
+    uint32_t *queue = malloc(n * sizeof *queue);
+    if (!queue)
+        return false;
+    enum { HOLE = 0, FOREGROUND = 1, OUTSIDE = 2 };
+    size_t head = 0, tail = 0;
+    for (int x = 0; x < w; x++)
+        for (int y = 0; y < h; y += (x == 0 || x == w - 1) ? 1 : h - 1) {
+            size_t i = (size_t)y * (size_t)w + (size_t)x;
+            if (table->foreground[i] == HOLE) {
+                table->foreground[i] = OUTSIDE;
+                queue[tail++] = (uint32_t)i;
+            }
+            if (h == 1)
+                break;
+        }
+    while (head < tail) {
+        size_t i = queue[head++];
+        int x = (int)(i % (size_t)w), y = (int)(i / (size_t)w);
+        const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+        for (int k = 0; k < 4; k++) {
+            int nx = x + dx[k], ny = y + dy[k];
+            if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+                continue;
+            size_t j = (size_t)ny * (size_t)w + (size_t)nx;
+            if (table->foreground[j] == HOLE) {
+                table->foreground[j] = OUTSIDE;
+                queue[tail++] = (uint32_t)j;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        table->foreground[i] = table->foreground[i] != OUTSIDE;
+    free(queue);
+    return true;
+}
+
 vision_status el_table_read(const vision_image *frame, const vision_registration *registration,
                             const vision_mat *mat, const el_balance *balance,
                             const float mat_colour[3], el_table *table)
@@ -155,18 +225,16 @@ vision_status el_table_read(const vision_image *frame, const vision_registration
         const uint8_t *row = top.pixels + (size_t)y * (size_t)top.stride;
         for (int x = 0; x < top.width; x++) {
             size_t i = (size_t)y * (size_t)top.width + (size_t)x;
-            float d = 0.0f;
-            for (int c = 0; c < 3; c++) {
-                float value = ((float)row[x * 3 + c] - balance->black[c]) * balance->scale[c];
-                table->colour[i * 3 + c] = value;
-                d += (value - mat_colour[c]) * (value - mat_colour[c]);
-            }
+            float *value = table->colour + i * 3;
+            for (int c = 0; c < 3; c++)
+                value[c] = ((float)row[x * 3 + c] - balance->black[c]) * balance->scale[c];
+            float d = mat_distance(value, mat_colour);
             table->foreground[i] =
                 d > MAT_DISTANCE * MAT_DISTANCE && !on_marker_paper(mat, x + 0.5, y + 0.5);
         }
     }
     vision_image_free(&top);
-    return VISION_OK;
+    return fill_holes(table) ? VISION_OK : VISION_NOMEM;
 }
 
 void el_table_free(el_table *table)
@@ -302,74 +370,248 @@ static double grid_cost(const turned_mask *turned, double pitch, double phase_u,
     return cost;
 }
 
+/* The share of mat among the table's pixels along lines of the grid turned by angle, from the
+ * table's centre, in quarter millimetres: share[axis][bin] for u (axis 0) and v (axis 1) over
+ * [low, low + bins / 4) of each, counting only pixels within the other axis's span. */
+#define PROFILE_BINS_PER_MM 4
+
+/* The coarse grid: which cells hold something, so that only gaps between two tiles count. */
+typedef struct coarse_cells {
+    double phase[2], pitch;
+    int low_k[2], high_k[2];
+    bool held[EL_CELLS_MAX][EL_CELLS_MAX]; /* [kv - low_k[1]][ku - low_k[0]] */
+} coarse_cells;
+
+static bool coarse_held(const coarse_cells *cells, int ku, int kv)
+{
+    ku -= cells->low_k[0];
+    kv -= cells->low_k[1];
+    return ku >= 0 && kv >= 0 && ku < EL_CELLS_MAX && kv < EL_CELLS_MAX && cells->held[kv][ku];
+}
+
+/* Whether the point (u, v) lies between two held cells across axis. */
+static bool between_tiles(const coarse_cells *cells, double u, double v, int axis)
+{
+    double along = ((axis == 0 ? u : v) - cells->phase[axis]) / cells->pitch;
+    double across = ((axis == 0 ? v : u) - cells->phase[1 - axis]) / cells->pitch;
+    int k = (int)floor(along), other = (int)floor(across + 0.5);
+    return axis == 0 ? coarse_held(cells, k, other) && coarse_held(cells, k + 1, other)
+                     : coarse_held(cells, other, k) && coarse_held(cells, other, k + 1);
+}
+
+static void gap_profiles(const el_table *table, double angle, const double low[2],
+                         const double high[2], int bins, const coarse_cells *cells,
+                         float *share[2])
+{
+    double cx = table->width / 2.0, cy = table->height / 2.0;
+    double cu = cos(angle), su = sin(angle);
+    float *count[2] = {share[0] + bins, share[1] + bins}; /* scratch after each share */
+    for (int axis = 0; axis < 2; axis++)
+        for (int i = 0; i < bins; i++)
+            share[axis][i] = count[axis][i] = 0.0f;
+    /* The table's pixels that can fall in the span: its corners' bounding box. */
+    double x_low = INFINITY, x_high = -INFINITY, y_low = INFINITY, y_high = -INFINITY;
+    for (int corner = 0; corner < 4; corner++) {
+        double u = corner & 1 ? high[0] : low[0], v = corner & 2 ? high[1] : low[1];
+        double x = cx + u * cu - v * su, y = cy + u * su + v * cu;
+        x_low = fmin(x_low, x);
+        x_high = fmax(x_high, x);
+        y_low = fmin(y_low, y);
+        y_high = fmax(y_high, y);
+    }
+    int x0 = (int)fmax(0, floor(x_low)), x1 = (int)fmin(table->width - 1, ceil(x_high));
+    int y0 = (int)fmax(0, floor(y_low)), y1 = (int)fmin(table->height - 1, ceil(y_high));
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+            double u = dx * cu + dy * su, v = -dx * su + dy * cu;
+            if (u < low[0] || u >= high[0] || v < low[1] || v >= high[1])
+                continue;
+            float mat = !table->foreground[(size_t)y * (size_t)table->width + (size_t)x];
+            int bu = (int)((u - low[0]) * PROFILE_BINS_PER_MM), bv = (int)((v - low[1]) * PROFILE_BINS_PER_MM);
+            if (bu < bins && between_tiles(cells, u, v, 0)) {
+                share[0][bu] += mat;
+                count[0][bu] += 1.0f;
+            }
+            if (bv < bins && between_tiles(cells, u, v, 1)) {
+                share[1][bv] += mat;
+                count[1][bv] += 1.0f;
+            }
+        }
+    for (int axis = 0; axis < 2; axis++)
+        for (int i = 0; i < bins; i++)
+            share[axis][i] = count[axis][i] > 0.0f ? share[axis][i] / count[axis][i] : 0.0f;
+}
+
+/* The interior gap lines along one axis: the pitch and the first line's place (mm from low)
+ * that put the most mat under `lines` lines; their mean share of mat. */
+static double comb_fit(const float *share, int bins, int lines, double pitch_guess,
+                       double first_guess, double *pitch, double *first)
+{
+    double best = -1.0;
+    for (double p = pitch_guess - 0.75; p <= pitch_guess + 0.75 + 1e-9; p += 0.05)
+        for (double f = first_guess - 3.0; f <= first_guess + 3.0 + 1e-9; f += 0.25) {
+            double sum = 0.0;
+            for (int k = 0; k < lines; k++) {
+                double at = (f + k * p) * PROFILE_BINS_PER_MM;
+                int b = (int)floor(at);
+                if (b < 1 || b + 2 >= bins) {
+                    sum = -1.0;
+                    break;
+                }
+                /* A gap is a millimetre or two wide: look over three quarter-millimetre bins. */
+                sum += share[b - 1] + share[b] + share[b + 1];
+            }
+            if (sum / lines > best) {
+                best = sum / lines;
+                *pitch = p;
+                *first = f;
+            }
+        }
+    return best;
+}
+
 vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid *grid)
 {
     memset(grid, 0, sizeof *grid);
-    grid->angle = dominant_angle(table);
+    double angle = dominant_angle(table);
     turned_mask turned;
-    if (!turn_mask(table, grid->angle, &turned))
+    if (!turn_mask(table, angle, &turned))
         return VISION_NOMEM;
     int inner = (int)lround(mat->tile_mm * 0.46);
-    double best_cost = INFINITY, best_pitch = mat->tile_mm, best_u = 0, best_v = 0;
-    /* Coarse: pitches with gaps of 0.25..3 mm, phases every 2 mm; then every millimetre near
-     * the best. */
-    for (double pitch = mat->tile_mm + 0.25; pitch <= mat->tile_mm + 3.0; pitch += 0.25)
-        for (double pu = 0; pu < pitch; pu += 2.0)
-            for (double pv = 0; pv < pitch; pv += 2.0) {
-                double cost = grid_cost(&turned, pitch, pu, pv, inner);
-                if (cost < best_cost) {
-                    best_cost = cost;
-                    best_pitch = pitch;
-                    best_u = pu;
-                    best_v = pv;
-                }
+    /* Coarse: the usual gap, phases every 2 mm; the gap lines then refine it. */
+    double best_cost = INFINITY, pitch = mat->tile_mm + 1.5, phase[2] = {0, 0};
+    for (double pu = 0; pu < pitch; pu += 2.0)
+        for (double pv = 0; pv < pitch; pv += 2.0) {
+            double cost = grid_cost(&turned, pitch, pu, pv, inner);
+            if (cost < best_cost) {
+                best_cost = cost;
+                phase[0] = pu;
+                phase[1] = pv;
             }
-    double coarse_u = best_u, coarse_v = best_v, coarse_pitch = best_pitch;
-    for (double pitch = coarse_pitch - 0.25; pitch <= coarse_pitch + 0.25; pitch += 0.125)
-        for (double pu = coarse_u - 2; pu <= coarse_u + 2; pu += 1.0)
-            for (double pv = coarse_v - 2; pv <= coarse_v + 2; pv += 1.0) {
-                double cost = grid_cost(&turned, pitch, pu, pv, inner);
-                if (cost < best_cost) {
-                    best_cost = cost;
-                    best_pitch = pitch;
-                    best_u = pu;
-                    best_v = pv;
-                }
-            }
-    grid->pitch_mm = best_pitch;
-
-    /* Cells: those whose centre lies on the mat, counted from the top-left one. */
-    int first = -(int)(turned.half / best_pitch) - 1;
-    double cu = cos(grid->angle), su = sin(grid->angle);
-    double cx = table->width / 2.0, cy = table->height / 2.0;
-    int row0 = EL_CELLS_MAX, col0 = EL_CELLS_MAX, row1 = -1, col1 = -1;
-    int span = 2 * ((int)(turned.half / best_pitch) + 1) + 1;
-    for (int r = 0; r < span; r++)
-        for (int c = 0; c < span; c++) {
-            double du = best_u + (first + c) * best_pitch, dv = best_v + (first + r) * best_pitch;
-            double x = cx + du * cu - dv * su, y = cy + du * su + dv * cu;
-            if (x < 0 || y < 0 || x > table->width || y > table->height)
-                continue;
-            if (r < row0) row0 = r;
-            if (c < col0) col0 = c;
-            if (r > row1) row1 = r;
-            if (c > col1) col1 = c;
         }
-    grid->rows = row1 - row0 + 1 < EL_CELLS_MAX ? row1 - row0 + 1 : EL_CELLS_MAX;
-    grid->cols = col1 - col0 + 1 < EL_CELLS_MAX ? col1 - col0 + 1 : EL_CELLS_MAX;
-    double du0 = best_u + (first + col0) * best_pitch, dv0 = best_v + (first + row0) * best_pitch;
-    grid->origin_mm[0] = cx + du0 * cu - dv0 * su;
-    grid->origin_mm[1] = cy + du0 * su + dv0 * cu;
-    for (int r = 0; r < grid->rows; r++)
-        for (int c = 0; c < grid->cols; c++) {
-            int u = (int)lround(turned.half + best_u + (first + col0 + c) * best_pitch);
-            int v = (int)lround(turned.half + best_v + (first + row0 + r) * best_pitch);
-            double share = coverage(&turned, u - inner, v - inner, u + inner, v + inner);
-            grid->coverage[r][c] = (float)share;
-            grid->tile[r][c] = share >= 0.5;
-            grid->tiles += grid->tile[r][c];
+    /* The cells that hold something, as indices k: centre = phase + k * pitch. */
+    int first = -(int)(turned.half / pitch) - 1, last = (int)(turned.half / pitch) + 1;
+    int low_k[2] = {last, last}, high_k[2] = {first, first};
+    coarse_cells *cells = calloc(1, sizeof *cells);
+    if (!cells) {
+        free(turned.sums);
+        return VISION_NOMEM;
+    }
+    cells->pitch = pitch;
+    cells->phase[0] = phase[0]; /* from the table's centre */
+    cells->phase[1] = phase[1];
+    for (int pass = 0; pass < 2; pass++) /* the extent first, then which cells are held */
+    for (int kv = first; kv <= last; kv++)
+        for (int ku = first; ku <= last; ku++) {
+            int u = (int)lround(turned.half + phase[0] + ku * pitch);
+            int v = (int)lround(turned.half + phase[1] + kv * pitch);
+            double share_covered = coverage(&turned, u - inner, v - inner, u + inner, v + inner);
+            if (pass == 1) {
+                if (share_covered >= 0.6 && ku - low_k[0] < EL_CELLS_MAX &&
+                    kv - low_k[1] < EL_CELLS_MAX && ku >= low_k[0] && kv >= low_k[1])
+                    cells->held[kv - low_k[1]][ku - low_k[0]] = true;
+                continue;
+            }
+            if (share_covered < EL_CELL_COVERED)
+                continue;
+            low_k[0] = ku < low_k[0] ? ku : low_k[0];
+            high_k[0] = ku > high_k[0] ? ku : high_k[0];
+            low_k[1] = kv < low_k[1] ? kv : low_k[1];
+            high_k[1] = kv > high_k[1] ? kv : high_k[1];
         }
     free(turned.sums);
+    if (high_k[0] < low_k[0]) {
+        free(cells);
+        return VISION_BAD_INPUT;
+    }
+    cells->low_k[0] = low_k[0];
+    cells->low_k[1] = low_k[1];
+
+    /* Fine: the turn, pitch and phase that put the gaps between tiles on the grid's lines. */
+    double low[2], high[2], firsts[2];
+    int lines[2];
+    for (int axis = 0; axis < 2; axis++) {
+        low[axis] = cells->phase[axis] + (low_k[axis] - 0.5) * pitch - 4.0;
+        high[axis] = cells->phase[axis] + (high_k[axis] + 0.5) * pitch + 4.0;
+        lines[axis] = high_k[axis] - low_k[axis]; /* interior gaps */
+        firsts[axis] = 4.0 + pitch;
+    }
+    int bins = (int)ceil(fmax(high[0] - low[0], high[1] - low[1]) * PROFILE_BINS_PER_MM) + 1;
+    float *profiles = malloc(sizeof(float) * (size_t)bins * 4);
+    if (!profiles) {
+        free(cells);
+        return VISION_NOMEM;
+    }
+    float *share[2] = {profiles, profiles + 2 * bins};
+    double best_score = -1.0, best_angle = angle;
+    double best_pitch[2] = {pitch, pitch}, best_first[2] = {firsts[0], firsts[1]};
+    if (lines[0] > 0 || lines[1] > 0) {
+        for (double a = angle - 1.0 * PI / 180.0; a <= angle + 1.0 * PI / 180.0 + 1e-9;
+             a += 0.2 * PI / 180.0) {
+            gap_profiles(table, a, low, high, bins, cells, share);
+            double score = 0.0, p[2] = {pitch, pitch}, f[2] = {firsts[0], firsts[1]};
+            for (int axis = 0; axis < 2; axis++)
+                if (lines[axis] > 0)
+                    score += comb_fit(share[axis], bins, lines[axis], pitch, firsts[axis],
+                                      &p[axis], &f[axis]);
+            if (getenv("TS_DEBUG"))
+                fprintf(stderr, "angle %.2f score %.3f pitch %.2f %.2f first %.2f %.2f lines %d %d\n", a * 180 / PI, score, p[0], p[1], f[0], f[1], lines[0], lines[1]);
+            if (score > best_score) {
+                best_score = score;
+                best_angle = a;
+                for (int axis = 0; axis < 2; axis++) {
+                    best_pitch[axis] = p[axis];
+                    best_first[axis] = f[axis];
+                }
+            }
+        }
+    }
+    free(profiles);
+    free(cells);
+    /* One pitch for both axes (tiles are square); where an axis had no gap to see, the other's. */
+    double refined = lines[0] > 0 && lines[1] > 0 ? (best_pitch[0] * lines[0] + best_pitch[1] * lines[1]) / (lines[0] + lines[1])
+                     : lines[0] > 0 ? best_pitch[0] : lines[1] > 0 ? best_pitch[1] : pitch;
+    grid->angle = best_angle;
+    grid->pitch_mm = refined;
+    double centre0[2]; /* turned coordinates of the first cell that holds something */
+    for (int axis = 0; axis < 2; axis++)
+        centre0[axis] = lines[axis] > 0 ? low[axis] + best_first[axis] - 0.5 * best_pitch[axis]
+                                        : phase[axis] + low_k[axis] * pitch;
+    /* Cells: a margin of empty ones around what holds something (a hand may hide a tile's
+     * neighbour), within EL_CELLS_MAX. */
+    int margin = 2;
+    int rows = high_k[1] - low_k[1] + 1 + 2 * margin, cols = high_k[0] - low_k[0] + 1 + 2 * margin;
+    grid->rows = rows < EL_CELLS_MAX ? rows : EL_CELLS_MAX;
+    grid->cols = cols < EL_CELLS_MAX ? cols : EL_CELLS_MAX;
+    double cu = cos(grid->angle), su = sin(grid->angle);
+    double cx = table->width / 2.0, cy = table->height / 2.0;
+    double u0 = centre0[0] - margin * refined, v0 = centre0[1] - margin * refined;
+    grid->origin_mm[0] = cx + u0 * cu - v0 * su;
+    grid->origin_mm[1] = cy + u0 * su + v0 * cu;
+    /* Each cell's share of foreground, sampled over its inside. */
+    enum { SAMPLES = 16 };
+    for (int r = 0; r < grid->rows; r++)
+        for (int c = 0; c < grid->cols; c++) {
+            double x0, y0;
+            el_grid_centre(grid, r, c, &x0, &y0);
+            int hits = 0, total = 0;
+            for (int j = 0; j < SAMPLES; j++)
+                for (int i = 0; i < SAMPLES; i++) {
+                    double du = ((i + 0.5) / SAMPLES - 0.5) * 0.92 * mat->tile_mm;
+                    double dv = ((j + 0.5) / SAMPLES - 0.5) * 0.92 * mat->tile_mm;
+                    int x = (int)floor(x0 + du * cu - dv * su), y = (int)floor(y0 + du * su + dv * cu);
+                    if (x < 0 || y < 0 || x >= table->width || y >= table->height)
+                        continue;
+                    total++;
+                    hits += table->foreground[(size_t)y * (size_t)table->width + (size_t)x];
+                }
+            double share_covered = total ? (double)hits / total : 0.0;
+            grid->coverage[r][c] = (float)share_covered;
+            /* A dark pictogram may look like the mat: a third of a cell is enough to look. */
+            grid->tile[r][c] = share_covered >= EL_CELL_COVERED;
+            grid->tiles += grid->tile[r][c];
+        }
     return grid->tiles ? VISION_OK : VISION_BAD_INPUT;
 }
 
@@ -394,9 +636,28 @@ void el_grid_locate(const el_grid *grid, double x_mm, double y_mm, int *row, int
 
 /* ---- a tile's art ---- */
 
-void el_patch_sample(const vision_image *frame, const vision_registration *registration,
-                     const el_balance *balance, const el_grid *grid, const vision_mat *mat,
-                     int row, int col, el_patch *patch)
+/* The table's colour at (x, y) mm, bilinear; black off the table. */
+static void table_colour(const el_table *table, double x, double y, float colour[3])
+{
+    x -= 0.5;
+    y -= 0.5;
+    int x0 = (int)floor(x), y0 = (int)floor(y);
+    if (x0 < 0 || y0 < 0 || x0 + 1 >= table->width || y0 + 1 >= table->height) {
+        colour[0] = colour[1] = colour[2] = 0.0f;
+        return;
+    }
+    float fx = (float)(x - x0), fy = (float)(y - y0);
+    const float *p = table->colour + ((size_t)y0 * (size_t)table->width + (size_t)x0) * 3;
+    const float *q = p + (size_t)table->width * 3;
+    for (int c = 0; c < 3; c++) {
+        float top = p[c] + fx * (p[3 + c] - p[c]);
+        float bottom = q[c] + fx * (q[3 + c] - q[c]);
+        colour[c] = top + fy * (bottom - top);
+    }
+}
+
+void el_patch_sample(const el_table *table, const el_grid *grid, const vision_mat *mat, int row,
+                     int col, el_patch *patch)
 {
     double x0, y0;
     el_grid_centre(grid, row, col, &x0, &y0);
@@ -405,9 +666,27 @@ void el_patch_sample(const vision_image *frame, const vision_registration *regis
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++) {
             double du = (x + 0.5 - EL_PATCH / 2.0) * step, dv = (y + 0.5 - EL_PATCH / 2.0) * step;
-            el_sample(frame, registration, balance, x0 + du * cu - dv * su,
-                      y0 + du * su + dv * cu, 0.0, patch->colour[y][x]);
+            table_colour(table, x0 + du * cu - dv * su, y0 + du * su + dv * cu,
+                         patch->colour[y][x]);
         }
+    /* A 3x3 mean: fine print a millimetre off (a tile is never laid exactly on the grid) must
+     * not count as a different art. */
+    el_patch sharp = *patch;
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++)
+            for (int c = 0; c < 3; c++) {
+                float sum = 0.0f;
+                int count = 0;
+                for (int dy = -1; dy <= 1; dy++)
+                    for (int dx = -1; dx <= 1; dx++) {
+                        int yy = y + dy, xx = x + dx;
+                        if (yy < 0 || xx < 0 || yy >= EL_PATCH || xx >= EL_PATCH)
+                            continue;
+                        sum += sharp.colour[yy][xx][c];
+                        count++;
+                    }
+                patch->colour[y][x][c] = sum / (float)count;
+            }
 }
 
 const float *el_patch_turned(const el_patch *patch, int quarter_turns, int x, int y)
@@ -425,20 +704,54 @@ const float *el_patch_turned(const el_patch *patch, int quarter_turns, int x, in
     }
 }
 
-double el_patch_distance(const el_patch *patch, const el_patch *art,
-                         int *quarter_turns, double *outliers)
+void el_match_expected(const el_patch *art, const el_match *match, int x, int y, float colour[3])
+{
+    const float *a = el_patch_turned(art, match->quarter_turns, x, y);
+    for (int c = 0; c < 3; c++)
+        colour[c] = match->gain * a[c] + match->offset;
+}
+
+double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *match)
 {
     const float limit = EL_OUTLIER * EL_OUTLIER;
+    const int n = EL_PATCH * EL_PATCH * 3;
+    double art_sum = 0.0, art_squares = 0.0, patch_sum = 0.0;
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++)
+            for (int c = 0; c < 3; c++) {
+                art_sum += art->colour[y][x][c];
+                art_squares += art->colour[y][x][c] * art->colour[y][x][c];
+                patch_sum += patch->colour[y][x][c];
+            }
+    double art_mean = art_sum / n, patch_mean = patch_sum / n;
+    double art_variance = art_squares / n - art_mean * art_mean;
     double best = INFINITY;
     for (int q = 0; q < 4; q++) {
+        /* The light: a gain (a lamp, a shadow) and an offset (a glare), by least squares over
+         * the whole patch, kept within what light does. */
+        double covariance = 0.0;
+        for (int y = 0; y < EL_PATCH; y++)
+            for (int x = 0; x < EL_PATCH; x++) {
+                const float *a = el_patch_turned(art, q, x, y);
+                const float *p = patch->colour[y][x];
+                covariance += a[0] * p[0] + a[1] * p[1] + a[2] * p[2];
+            }
+        covariance = covariance / n - art_mean * patch_mean;
+        double gain = art_variance > 1e-6 ? covariance / art_variance : 1.0;
+        gain = gain < 0.6 ? 0.6 : gain > 1.6 ? 1.6 : gain;
+        double offset = patch_mean - gain * art_mean;
+        offset = offset < -0.15 ? -0.15 : offset > 0.5 ? 0.5 : offset;
         double sum = 0.0;
         int out = 0;
         for (int y = 0; y < EL_PATCH; y++)
             for (int x = 0; x < EL_PATCH; x++) {
                 const float *a = el_patch_turned(art, q, x, y);
                 const float *p = patch->colour[y][x];
-                float d = (p[0] - a[0]) * (p[0] - a[0]) + (p[1] - a[1]) * (p[1] - a[1]) +
-                          (p[2] - a[2]) * (p[2] - a[2]);
+                float d = 0.0f;
+                for (int c = 0; c < 3; c++) {
+                    float r = p[c] - (float)(gain * a[c] + offset);
+                    d += r * r;
+                }
                 if (d > limit) {
                     d = limit;
                     out++;
@@ -448,8 +761,10 @@ double el_patch_distance(const el_patch *patch, const el_patch *art,
         sum /= (double)limit * EL_PATCH * EL_PATCH;
         if (sum < best) {
             best = sum;
-            *quarter_turns = q;
-            *outliers = (double)out / (EL_PATCH * EL_PATCH);
+            match->quarter_turns = q;
+            match->gain = (float)gain;
+            match->offset = (float)offset;
+            match->outliers = (double)out / (EL_PATCH * EL_PATCH);
         }
     }
     return best;
@@ -473,18 +788,17 @@ static float shadowed_distance(const float seen[3], const float expected[3])
 
 /* Whether the table point looks unlike what the scenery puts there: 1 yes, 0 no, -1 cannot
  * say (between the art's span and the tile's edge, or off the grid). */
-static int unlike_scenery(const vision_image *frame, const vision_registration *registration,
-                          const el_balance *balance, const el_scenery *scenery, double x,
-                          double y)
+/* Whether the table point looks unlike what the scenery puts there: 1 yes, 0 no, -1 cannot
+ * say (between the art's span and the tile's edge, or off the grid). */
+static int unlike_scenery(const el_table *table, const el_scenery *scenery, double x, double y)
 {
     int row, col;
     double u, v;
     el_grid_locate(scenery->grid, x, y, &row, &col, &u, &v);
-    float seen[3];
-    el_sample(frame, registration, balance, x, y, 0.0, seen);
-    const float *expected;
     if (row < 0 || col < 0 || row >= scenery->grid->rows || col >= scenery->grid->cols)
         return -1;
+    float seen[3];
+    table_colour(table, x, y, seen);
     double span = EL_PATCH_SPAN * scenery->mat->tile_mm / scenery->grid->pitch_mm / 2.0;
     if (scenery->grid->tile[row][col]) {
         if (!scenery->art[row][col] || fabs(u) >= span || fabs(v) >= span)
@@ -492,15 +806,75 @@ static int unlike_scenery(const vision_image *frame, const vision_registration *
         int px = (int)((u / span + 1.0) / 2.0 * EL_PATCH), py = (int)((v / span + 1.0) / 2.0 * EL_PATCH);
         px = px < 0 ? 0 : px >= EL_PATCH ? EL_PATCH - 1 : px;
         py = py < 0 ? 0 : py >= EL_PATCH ? EL_PATCH - 1 : py;
-        expected = el_patch_turned(scenery->art[row][col], scenery->turns[row][col], px, py);
-        return shadowed_distance(seen, expected) > EL_OUTLIER * EL_OUTLIER;
+        float colour[3];
+        el_match_expected(scenery->art[row][col], &scenery->match[row][col], px, py, colour);
+        return shadowed_distance(seen, colour) > EL_OUTLIER * EL_OUTLIER;
     }
-    return shadowed_distance(seen, scenery->mat_colour) > MAT_DISTANCE * MAT_DISTANCE;
+    return mat_distance(seen, scenery->mat_colour) > MAT_DISTANCE * MAT_DISTANCE;
 }
 
-void el_stack_measure(const vision_image *frame, const vision_registration *registration,
-                      const el_balance *balance, const el_scenery *scenery, int row, int col,
-                      double piece_radius_mm, double max_height_mm, el_stack *stack)
+/* The footprint: on a tile sampled every millimetre (FOOT x FOOT), the largest patch of what
+ * is unlike the art once thin lines (art a millimetre off) are worn away. */
+#define FOOT 36
+#define EL_FOOT_WEAR 2
+
+static int largest_blob(signed char unlike[FOOT][FOOT], bool blob[FOOT][FOOT])
+{
+    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    bool core[FOOT][FOOT], seen[FOOT][FOOT];
+    memset(seen, 0, sizeof seen);
+    memset(blob, 0, sizeof(bool) * FOOT * FOOT);
+    for (int y = 0; y < FOOT; y++)
+        for (int x = 0; x < FOOT; x++)
+            core[y][x] = unlike[y][x] != 0;
+    /* Worn twice: art lines a millimetre or two off go, a piece (a dozen millimetres) stays. */
+    for (int pass = 0; pass < EL_FOOT_WEAR; pass++) {
+        bool worn[FOOT][FOOT];
+        for (int y = 0; y < FOOT; y++)
+            for (int x = 0; x < FOOT; x++) {
+                bool inside = core[y][x] && (pass > 0 || unlike[y][x] == 1);
+                for (int k = 0; k < 4 && inside; k++) {
+                    int nx = x + dx[k], ny = y + dy[k];
+                    inside = nx >= 0 && ny >= 0 && nx < FOOT && ny < FOOT && core[ny][nx];
+                }
+                worn[y][x] = inside;
+            }
+        memcpy(core, worn, sizeof core);
+    }
+    int best = 0;
+    int queue[FOOT * FOOT], members[FOOT * FOOT];
+    for (int y0 = 0; y0 < FOOT; y0++)
+        for (int x0 = 0; x0 < FOOT; x0++) {
+            if (!core[y0][x0] || seen[y0][x0])
+                continue;
+            int head = 0, tail = 0, count = 0;
+            queue[tail++] = y0 * FOOT + x0;
+            seen[y0][x0] = true;
+            while (head < tail) {
+                int i = queue[head++];
+                members[count++] = i;
+                for (int k = 0; k < 4; k++) {
+                    int nx = i % FOOT + dx[k], ny = i / FOOT + dy[k];
+                    if (nx < 0 || ny < 0 || nx >= FOOT || ny >= FOOT || !core[ny][nx] ||
+                        seen[ny][nx])
+                        continue;
+                    seen[ny][nx] = true;
+                    queue[tail++] = ny * FOOT + nx;
+                }
+            }
+            if (count > best) {
+                best = count;
+                memset(blob, 0, sizeof(bool) * FOOT * FOOT);
+                for (int m = 0; m < count; m++)
+                    blob[members[m] / FOOT][members[m] % FOOT] = true;
+            }
+        }
+    return best;
+}
+
+void el_stack_measure(const el_table *table, const vision_registration *registration,
+                      const el_scenery *scenery, int row, int col, double piece_radius_mm,
+                      double max_height_mm, el_stack *stack)
 {
     memset(stack, 0, sizeof *stack);
     const el_grid *grid = scenery->grid;
@@ -508,8 +882,22 @@ void el_stack_measure(const vision_image *frame, const vision_registration *regi
     double camera_height = registration->camera_mm[2];
     double tx, ty;
     el_grid_centre(grid, row, col, &tx, &ty);
+    double cu = cos(grid->angle), su = sin(grid->angle);
 
-    /* 1. The outliers on the tile itself, in the radial frame of the camera's foot. */
+    /* 1. The footprint on the tile: the nearest part of it to the camera's foot is the foot of
+     * the stack (a stack's image leans away from the camera's foot). */
+    signed char unlike[FOOT][FOOT];
+    for (int y = 0; y < FOOT; y++)
+        for (int x = 0; x < FOOT; x++) {
+            double du = x + 0.5 - FOOT / 2.0, dv = y + 0.5 - FOOT / 2.0;
+            unlike[y][x] = (signed char)unlike_scenery(table, scenery, tx + du * cu - dv * su,
+                                                       ty + du * su + dv * cu);
+        }
+    bool blob[FOOT][FOOT];
+    int size = largest_blob(unlike, blob);
+    stack->outliers = size;
+    if (size < 8)
+        return;
     double ex = tx - foot[0], ey = ty - foot[1], distance = sqrt(ex * ex + ey * ey);
     if (distance < 1.0) {
         ex = 0.0;
@@ -518,83 +906,66 @@ void el_stack_measure(const vision_image *frame, const vision_registration *regi
         ex /= distance;
         ey /= distance;
     }
-    enum { SIDE = 28 };
-    double step = grid->pitch_mm / SIDE;
-    double cu = cos(grid->angle), su = sin(grid->angle);
-    double near = INFINITY;
-    double lateral[SIDE * SIDE];
-    double radial[SIDE * SIDE];
+    double lateral[FOOT * FOOT], radial[FOOT * FOOT];
     int count = 0;
-    for (int y = 0; y < SIDE; y++)
-        for (int x = 0; x < SIDE; x++) {
-            double du = (x + 0.5 - SIDE / 2.0) * step, dv = (y + 0.5 - SIDE / 2.0) * step;
-            double px = tx + du * cu - dv * su, py = ty + du * su + dv * cu;
-            if (unlike_scenery(frame, registration, balance, scenery, px, py) != 1)
+    for (int y = 0; y < FOOT; y++)
+        for (int x = 0; x < FOOT; x++) {
+            if (!blob[y][x])
                 continue;
-            radial[count] = (px - foot[0]) * ex + (py - foot[1]) * ey;
-            lateral[count] = -(px - foot[0]) * ey + (py - foot[1]) * ex;
+            double du = x + 0.5 - FOOT / 2.0, dv = y + 0.5 - FOOT / 2.0;
+            double px = tx + du * cu - dv * su - foot[0], py = ty + du * su + dv * cu - foot[1];
+            radial[count] = px * ex + py * ey;
+            lateral[count] = -px * ey + py * ex;
             count++;
         }
-    stack->outliers = count;
-    if (count < 6)
-        return;
-    /* The foot's line: the median lateral offset; its near edge: the nearest outlier on it. */
-    double sorted[SIDE * SIDE];
-    memcpy(sorted, lateral, sizeof(double) * (size_t)count);
-    for (int i = 1; i < count; i++) /* insertion sort: a few hundred values at most */
-        for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
-            double t = sorted[j];
-            sorted[j] = sorted[j - 1];
-            sorted[j - 1] = t;
-        }
-    double line = sorted[count / 2];
-    int on_line = 0;
+    double near = INFINITY;
     for (int i = 0; i < count; i++)
-        if (fabs(lateral[i] - line) <= piece_radius_mm) {
-            on_line++;
-            if (radial[i] < near)
-                near = radial[i];
+        near = radial[i] < near ? radial[i] : near;
+    /* The foot's line: the mean lateral offset of the blob's nearest part (a diameter deep). */
+    double sum = 0.0;
+    int on = 0;
+    for (int i = 0; i < count; i++)
+        if (radial[i] <= near + 2.0 * piece_radius_mm) {
+            sum += lateral[i];
+            on++;
         }
-    if (on_line < 4)
-        return;
-    near -= step / 2.0;
+    double line = sum / on;
+    near -= EL_FOOT_WEAR + 0.5; /* the worn-away rim and half a sample */
     double base_radial = near + piece_radius_mm;
     stack->base_mm[0] = foot[0] + base_radial * ex - line * ey;
     stack->base_mm[1] = foot[1] + base_radial * ey + line * ex;
 
-    /* 2. Along the line from the foot through the base, away from the camera: how far do the
-     * outliers run? Re-aimed through the base, since the image of a stack leans exactly away
-     * from the camera's foot. */
+    /* 2. Along the line from the foot through the base, away from the camera: how far does the
+     * stack's image run? Re-aimed through the base, since it leans exactly away from the foot. */
     ex = stack->base_mm[0] - foot[0];
     ey = stack->base_mm[1] - foot[1];
     distance = sqrt(ex * ex + ey * ey);
+    stack->found = true;
+    stack->base_reach_mm = near;
+    stack->width_mm = 2.0 * piece_radius_mm;
     if (distance < 1.0) {
-        stack->found = true;
         stack->reach_mm = near + 2.0 * piece_radius_mm;
-        stack->base_reach_mm = near;
-        stack->width_mm = 2.0 * piece_radius_mm;
         return;
     }
     ex /= distance;
     ey /= distance;
-    double top_radius = piece_radius_mm * camera_height / (camera_height - max_height_mm);
     double longest = (near + 2.0 * piece_radius_mm) * camera_height /
                          (camera_height - max_height_mm) - near + 3.0;
-    double half_width = top_radius * 0.8;
-    double last = near;
+    double half_width = piece_radius_mm * 0.6;
+    double last = near + 1.0;
     int misses = 0;
     bool ran_out = true;
     for (double r = near + 0.5; r <= near + longest; r += 1.0) {
-        int unlike = 0, known = 0;
+        int verdicts = 0, known = 0;
         for (double l = -half_width; l <= half_width + 1e-9; l += 1.0) {
-            double px = foot[0] + r * ex - l * ey, py = foot[1] + r * ey + l * ex;
-            int verdict = unlike_scenery(frame, registration, balance, scenery, px, py);
+            int verdict = unlike_scenery(table, scenery, foot[0] + r * ex - l * ey,
+                                         foot[1] + r * ey + l * ex);
             if (verdict < 0)
                 continue;
             known++;
-            unlike += verdict;
+            verdicts += verdict;
         }
-        if (known == 0 || unlike * 3 >= known) {
+        if (known == 0 || verdicts * 2 >= known) {
             if (known)
                 last = r + 0.5;
             misses = 0;
@@ -603,11 +974,8 @@ void el_stack_measure(const vision_image *frame, const vision_registration *regi
             break;
         }
     }
-    stack->found = true;
     stack->blocked = ran_out;
     stack->reach_mm = last;
-    stack->base_reach_mm = near;
-    stack->width_mm = 2.0 * half_width;
 }
 
 double el_stack_height(const vision_registration *registration, const el_stack *stack,
