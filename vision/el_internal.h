@@ -88,6 +88,10 @@ typedef struct el_patch {
 void el_patch_sample(const el_table *table, const el_grid *grid, const vision_mat *mat, int row,
                      int col, el_patch *patch);
 
+/* The same, centred shift_mm (along the grid's u and v) off the cell's centre. */
+void el_patch_sample_at(const el_table *table, const el_grid *grid, const vision_mat *mat,
+                        int row, int col, const double shift_mm[2], el_patch *patch);
+
 /* The art turned by quarter turns (clockwise): the colour at (x, y) of the turned art. */
 const float *el_patch_turned(const el_patch *patch, int quarter_turns, int x, int y);
 
@@ -95,6 +99,7 @@ const float *el_patch_turned(const el_patch *patch, int quarter_turns, int x, in
 
 /* How a patch matches an art: turned by quarter_turns, under light gain * art + offset. */
 typedef struct el_match {
+    double shift_mm[2]; /* where the art lies off the cell's centre, along u and v */
     int quarter_turns;
     float gain, offset;
     double outliers; /* the share of the patch unlike the art even so */
@@ -104,8 +109,13 @@ typedef struct el_match {
 void el_match_expected(const el_patch *art, const el_match *match, int x, int y, float colour[3]);
 
 /* How far a patch is from an art (the mean of min(d², OUTLIER²) / OUTLIER², 0..1) at its best
- * turn and light; *match says which. */
+ * turn and light; *match says which (its shift is left as it was). */
 double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *match);
+
+/* The same over the tile's art sampled a millimetre or so either way: a tile never lies exactly
+ * on the grid. match->shift_mm says where it matched best. */
+double el_tile_distance(const el_table *table, const el_grid *grid, const vision_mat *mat,
+                        int row, int col, const el_patch *art, el_match *match);
 
 /* What lies on a tile and rises above it: where it stands and how high it reaches. */
 typedef struct el_stack {

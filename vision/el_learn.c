@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <stdlib.h>
 
 #define DEFAULT_TOP_REACH_MM 60.0 /* the tallest stack a search allows for before the size is learnt */
 #define SPREAD_FLOOR 0.04f        /* no colour is learnt tighter than this (balanced units) */
@@ -28,15 +27,17 @@ static void add_sample(float mean[3], float spread[3], int *count, const float v
     *count = n + 1;
 }
 
-/* Adds a tile's art to its type's, turned and lit to match what was learnt before. */
-static void learn_art(vision_el_model *model, int type, const el_patch *patch)
+/* Adds a tile's art to its type's, placed, turned and lit to match what was learnt before. */
+static void learn_art(vision_el_model *model, int type, const el_table *table, const el_grid *grid,
+                      const vision_mat *mat, int row, int col)
 {
     int n = model->type_samples[type];
-    el_match match = {0, 1.0f, 0.0f, 0.0};
-    if (n > 0) {
-        /* How the learnt art looks in this patch, turned back. */
-        el_patch_distance(patch, el_model_art(model, type), &match);
-    }
+    el_match match = {{0.0, 0.0}, 0, 1.0f, 0.0f, 0.0};
+    if (n > 0) /* how the learnt art looks here */
+        el_tile_distance(table, grid, mat, row, col, el_model_art(model, type), &match);
+    el_patch sample;
+    el_patch_sample_at(table, grid, mat, row, col, match.shift_mm, &sample);
+    const el_patch *patch = &sample;
     el_patch *art = (el_patch *)(void *)model->type_art[type];
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++) {
@@ -163,9 +164,7 @@ static vision_status learn(const vision_image *frame, const vision_registration 
         const vision_el_tile *t = &truth->tiles[i];
         if (t->type < 0 || t->height > 0 || t->top >= 0 || t->token != EL_NO_TOKEN)
             continue;
-        el_patch patch;
-        el_patch_sample(&table, &grid, mat, row0 + t->row, col0 + t->col, &patch);
-        learn_art(&learnt, t->type, &patch);
+        learn_art(&learnt, t->type, &table, &grid, mat, row0 + t->row, col0 + t->col);
     }
     for (int c = 0; c < 3; c++)
         learnt.mat_colour[c] = (learnt.mat_colour[c] * (float)learnt.images + mat_colour[c]) /
@@ -182,9 +181,8 @@ static vision_status learn(const vision_image *frame, const vision_registration 
         int r = row0 + t->row, c = col0 + t->col;
         if (t->type < 0 || learnt.type_samples[t->type] == 0)
             continue;
-        el_patch patch;
-        el_patch_sample(&table, &grid, mat, r, c, &patch);
-        el_patch_distance(&patch, el_model_art(&learnt, t->type), &scenery.match[r][c]);
+        el_tile_distance(&table, &grid, mat, r, c, el_model_art(&learnt, t->type),
+                         &scenery.match[r][c]);
         scenery.art[r][c] = el_model_art(&learnt, t->type);
     }
 
@@ -198,10 +196,6 @@ static vision_status learn(const vision_image *frame, const vision_registration 
         stacks[stack_count].tile = i;
         el_stack_measure(&table, registration, &scenery, row0 + t->row, col0 + t->col,
                          radius, DEFAULT_TOP_REACH_MM, &stacks[stack_count].stack);
-        if (getenv("TS_DEBUG")) {
-            const el_stack *d = &stacks[stack_count].stack;
-            fprintf(stderr, "stack %d,%d h%d: found %d blocked %d outliers %d near %.1f reach %.1f base %.1f,%.1f\n", t->row, t->col, t->height, d->found, d->blocked, d->outliers, d->base_reach_mm, d->reach_mm, d->base_mm[0], d->base_mm[1]);
-        }
         if (stacks[stack_count].stack.found && !stacks[stack_count].stack.blocked)
             stack_count++;
     }
@@ -245,7 +239,7 @@ static vision_status learn(const vision_image *frame, const vision_registration 
         if ((t->token != EL_BOAT && t->token != EL_SNAKES) || !scenery.art[r][c])
             continue;
         el_patch patch;
-        el_patch_sample(&table, &grid, mat, r, c, &patch);
+        el_patch_sample_at(&table, &grid, mat, r, c, scenery.match[r][c].shift_mm, &patch);
         for (int y = 0; y < EL_PATCH; y++)
             for (int x = 0; x < EL_PATCH; x++) {
                 float a[3];

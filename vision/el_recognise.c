@@ -40,12 +40,14 @@ typedef struct cell_reading {
     el_match match;
 } cell_reading;
 
-static void read_type(const vision_el_model *model, const el_patch *patch, cell_reading *reading)
+static void read_type(const vision_el_model *model, const el_patch *patch, const el_table *table,
+                      const el_grid *grid, const vision_mat *mat, int row, int col,
+                      cell_reading *reading)
 {
     reading->type = reading->second = -1;
     reading->distance = reading->second_distance = INFINITY;
     for (int type = 0; type < EL_TILE_TYPES; type++) {
-        el_match match;
+        el_match match = {{0.0, 0.0}, 0, 1.0f, 0.0f, 0.0};
         double d = el_patch_distance(patch, el_model_art(model, type), &match);
         if (d < reading->distance) {
             reading->second = reading->type;
@@ -56,6 +58,26 @@ static void read_type(const vision_el_model *model, const el_patch *patch, cell_
         } else if (d < reading->second_distance) {
             reading->second = type;
             reading->second_distance = d;
+        }
+    }
+    /* The two nearest arts again, each where it fits best around the cell's centre, unless the
+     * best fits as it is. */
+    if (reading->match.outliers < 0.01)
+        return;
+    reading->distance = el_tile_distance(table, grid, mat, row, col,
+                                         el_model_art(model, reading->type), &reading->match);
+    if (reading->second >= 0) {
+        el_match second;
+        reading->second_distance = el_tile_distance(table, grid, mat, row, col,
+                                                    el_model_art(model, reading->second), &second);
+        if (reading->second_distance < reading->distance) {
+            int type = reading->type;
+            double distance = reading->distance;
+            reading->type = reading->second;
+            reading->distance = reading->second_distance;
+            reading->match = second;
+            reading->second = type;
+            reading->second_distance = distance;
         }
     }
 }
@@ -161,7 +183,7 @@ static vision_status read_table(const vision_image *frame, const vision_registra
             if (!grid.tile[r][c] || tiles == VISION_EL_TILES_MAX)
                 continue;
             el_patch_sample(&table, &grid, mat, r, c, &patches[tiles]);
-            read_type(model, &patches[tiles], &readings[r][c]);
+            read_type(model, &patches[tiles], &table, &grid, mat, r, c, &readings[r][c]);
             if (readings[r][c].match.outliers > HIDDEN_SHARE) {
                 grid.tile[r][c] = false; /* hidden: reported unknown, never guessed */
                 if (seen->unknown_count < VISION_EL_TILES_MAX) {
@@ -211,6 +233,8 @@ static vision_status read_table(const vision_image *frame, const vision_registra
             if (pieces < 0.5) {
                 /* Flat: a token, or a mark the art did not have (glare, a shadow). */
                 float confidence = 0.0f;
+                el_patch_sample_at(&table, &grid, mat, r, c, scenery.match[r][c].shift_mm,
+                                   &patches[patch_of[r][c]]);
                 tile->token = read_token(model, &patches[patch_of[r][c]], scenery.art[r][c],
                                          &scenery.match[r][c], &confidence);
                 tile->confidence[VISION_EL_TOKEN] = confidence;

@@ -555,8 +555,6 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
                 if (lines[axis] > 0)
                     score += comb_fit(share[axis], bins, lines[axis], pitch, firsts[axis],
                                       &p[axis], &f[axis]);
-            if (getenv("TS_DEBUG"))
-                fprintf(stderr, "angle %.2f score %.3f pitch %.2f %.2f first %.2f %.2f lines %d %d\n", a * 180 / PI, score, p[0], p[1], f[0], f[1], lines[0], lines[1]);
             if (score > best_score) {
                 best_score = score;
                 best_angle = a;
@@ -659,9 +657,40 @@ static void table_colour(const el_table *table, double x, double y, float colour
 void el_patch_sample(const el_table *table, const el_grid *grid, const vision_mat *mat, int row,
                      int col, el_patch *patch)
 {
+    static const double centred[2] = {0.0, 0.0};
+    el_patch_sample_at(table, grid, mat, row, col, centred, patch);
+}
+
+double el_tile_distance(const el_table *table, const el_grid *grid, const vision_mat *mat,
+                        int row, int col, const el_patch *art, el_match *match)
+{
+    static const double steps[] = {-1.2, 0.0, 1.2};
+    double best = INFINITY;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double shift[2] = {steps[i], steps[j]};
+            el_patch patch;
+            el_patch_sample_at(table, grid, mat, row, col, shift, &patch);
+            el_match candidate;
+            double d = el_patch_distance(&patch, art, &candidate);
+            if (d < best) {
+                best = d;
+                *match = candidate;
+                match->shift_mm[0] = shift[0];
+                match->shift_mm[1] = shift[1];
+            }
+        }
+    return best;
+}
+
+void el_patch_sample_at(const el_table *table, const el_grid *grid, const vision_mat *mat,
+                        int row, int col, const double shift_mm[2], el_patch *patch)
+{
     double x0, y0;
     el_grid_centre(grid, row, col, &x0, &y0);
     double cu = cos(grid->angle), su = sin(grid->angle);
+    x0 += shift_mm[0] * cu - shift_mm[1] * su;
+    y0 += shift_mm[0] * su + shift_mm[1] * cu;
     double step = mat->tile_mm * EL_PATCH_SPAN / EL_PATCH;
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++) {
@@ -801,7 +830,11 @@ static int unlike_scenery(const el_table *table, const el_scenery *scenery, doub
     table_colour(table, x, y, seen);
     double span = EL_PATCH_SPAN * scenery->mat->tile_mm / scenery->grid->pitch_mm / 2.0;
     if (scenery->grid->tile[row][col]) {
-        if (!scenery->art[row][col] || fabs(u) >= span || fabs(v) >= span)
+        if (!scenery->art[row][col])
+            return -1;
+        u -= scenery->match[row][col].shift_mm[0] / scenery->grid->pitch_mm;
+        v -= scenery->match[row][col].shift_mm[1] / scenery->grid->pitch_mm;
+        if (fabs(u) >= span || fabs(v) >= span)
             return -1;
         int px = (int)((u / span + 1.0) / 2.0 * EL_PATCH), py = (int)((v / span + 1.0) / 2.0 * EL_PATCH);
         px = px < 0 ? 0 : px >= EL_PATCH ? EL_PATCH - 1 : px;
