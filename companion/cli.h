@@ -48,5 +48,6 @@ int cli_show(const cli_command *command, int argc, char **argv);
 int cli_export(const cli_command *command, int argc, char **argv);
 int cli_calibrate(const cli_command *command, int argc, char **argv);
 int cli_play(const cli_command *command, int argc, char **argv);
+int cli_render(const cli_command *command, int argc, char **argv);
 
 #endif

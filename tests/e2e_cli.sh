@@ -55,7 +55,7 @@ run 2 show && expect "show needs an id" contains "$err" "which game"
 run 2 show 1x && expect "bad id named" contains "$err" "'1x'"
 
 # ---- capabilities of later issues say so, with status 1 and no output ----
-for command in watch replay recognise render; do
+for command in watch replay recognise; do
     run 1 "$command" --game expedition-luxor && {
         expect "$command says not available yet" contains "$err" "not available yet"
         expect "$command prints nothing on stdout" [ -z "$out" ]
@@ -219,6 +219,54 @@ run 2 calibrate table --profile "$work/mat.yml" --game luxor && expect "other ga
 run 2 calibrate table --profile "$work/new.yml" --game chess && expect "unknown game named" contains "$err" "'chess'"
 printf 'format: 9\n' >"$work/newer.yml"
 run 2 calibrate table --profile "$work/newer.yml" && expect "newer profile refused" contains "$err" "written by a newer tablescribe"
+
+# ---- the scene renderer ----
+fixtures=$(cd "$(dirname "$0")/../fixtures" && pwd)
+png_size() { # the width and height in a PNG's header
+    printf '%d %d' "0x$(od -An -tx1 -j16 -N4 "$1" | tr -d ' \n')" "0x$(od -An -tx1 -j20 -N4 "$1" | tr -d ' \n')"
+}
+truth="$fixtures/renders/small-layout.json"
+run 0 render --game expedition-luxor --observation "$truth" --out "$work/scene.png" --seed 3 \
+    --width 320 --height 200 --info "$work/scene.json" && {
+    expect "render says what it wrote" contains "$out" "$work/scene.png"
+    expect "render writes a PNG" [ "$(head -c 8 "$work/scene.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
+    expect "render writes the size asked for" [ "$(png_size "$work/scene.png")" = "320 200" ]
+    expect "render's info has every tile" [ "$(jq '.tiles | length' "$work/scene.json")" = "$(jq '.tiles | length' "$truth")" ]
+    expect "render's info has the markers" [ "$(jq '.camera.markers | length' "$work/scene.json")" = 4 ]
+}
+run 0 render --game expedition-luxor --observation "$truth" --out "$work/scene2.png" --seed 3 \
+    --width 320 --height 200
+expect "the same options give the same image" cmp -s "$work/scene.png" "$work/scene2.png"
+run 0 render --game expedition-luxor --observation "$truth" --out "$work/scene.jpg" --seed 5 \
+    --width 256 --height 144 --hands 2 --jpeg-quality 0 --noise 0
+expect "render writes JPEG" [ "$(head -c 2 "$work/scene.jpg" | od -An -tx1 | tr -d ' \n')" = "ffd8" ]
+
+printf '{"game": "expedition-luxor", "tiles": [{"row": 0, "col": 0, "type": "lake", "top": "teal", "height": 1, "token": null}]}' >"$work/teal.json"
+printf '{"game": "expedition-luxor", "tiles": [' >"$work/broken.json"
+for case in \
+    "bad colour|--observation $work/teal.json|teal" \
+    "broken JSON|--observation $work/broken.json|$work/broken.json" \
+    "missing observation|--observation $work/missing.json|$work/missing.json" \
+    "bad option|--observation $truth --tilt 90|--tilt" \
+    "unknown option|--observation $truth --frob 1|--frob" \
+    "bad mat|--observation $truth --mat 20x20|--mat" \
+    "layout too large|--observation $truth --mat 150x150|does not fit" \
+    "bad extension|--observation $truth --out $work/bad.gif|.gif"; do
+    IFS='|' read -r what arguments needle <<<"$case"
+    rm -f "$work/bad.png" "$work/bad.gif" "$work/bad.json"
+    # shellcheck disable=SC2086 # the arguments are split on purpose
+    run 2 render --game expedition-luxor --out "$work/bad.png" $arguments --info "$work/bad.json" && {
+        expect "render, $what: one line" one_line "$err"
+        expect "render, $what: names the input ($err)" contains "$err" "$needle"
+        expect "render, $what: nothing written" [ ! -e "$work/bad.png" ] && [ ! -e "$work/bad.gif" ] && [ ! -e "$work/bad.json" ]
+        expect "render, $what: no temporary file" [ -z "$(ls "$work" | grep '\.tmp\.')" ]
+    }
+done
+run 1 render --game luxor --observation "$truth" --out "$work/bad.png" && {
+    expect "render of another game: not yet" contains "$err" "not available yet for luxor"
+    expect "render of another game: nothing written" [ ! -e "$work/bad.png" ]
+}
+run 2 render --game expedition-luxor --observation "$truth" && expect "render needs --out" contains "$err" "--out"
 
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

@@ -261,32 +261,55 @@ static void paint_palm(painter *p, double x, double y, double size, const art_st
     }
 }
 
+/*
+ * The oasis: a green area on the sand, big enough to show around any pictogram. Its shape is the
+ * box's: 0 a corner, 1 a band along the bottom, 2 two opposite corners, 3 a ring around a
+ * clearing of sand.
+ */
 static void paint_oasis(render_rng *rng, const art_style *style, painter *p)
 {
     vision_image *image = p->image;
-    vision_point shape[BLOB_POINTS];
-    int blobs = style->oasis_shape == 2 ? 2 : 1;
-    for (int b = 0; b < blobs; b++) {
-        if (style->oasis_shape == 1) {
-            /* a band along the bottom edge, its upper border wavy */
-            for (int i = 0; i < BLOB_POINTS - 2; i++) {
-                double x = -0.02 + 1.04 * i / (BLOB_POINTS - 3);
-                shape[i].x = x;
-                shape[i].y = 1 - style->oasis_size +
-                             0.05 * sin(2 * PI * x * 1.7 + style->oasis_corner_x * 9);
-            }
-            shape[BLOB_POINTS - 2] = (vision_point){1.02, 1.02};
-            shape[BLOB_POINTS - 1] = (vision_point){-0.02, 1.02};
-        } else {
-            double cx = b == 0 ? style->oasis_corner_x : 1 - style->oasis_corner_x;
-            double cy = b == 0 ? style->oasis_corner_y : 1 - style->oasis_corner_y;
-            double r = style->oasis_size * (blobs == 2 ? 0.8 : 1.1);
-            blob(rng, cx, cy, r, r * 0.9, 0.25, shape);
+    vision_point shape[BLOB_POINTS * 2 + 8];
+    double size = style->oasis_size; /* 0..1: how much of its shape's range it takes */
+    double cx = style->oasis_corner_x, cy = style->oasis_corner_y;
+    switch (style->oasis_shape) {
+    case 1:
+        for (int i = 0; i < BLOB_POINTS - 2; i++) {
+            double x = -0.02 + 1.04 * i / (BLOB_POINTS - 3);
+            shape[i] = (vision_point){x, 1 - (0.6 + 0.15 * size) +
+                                             0.05 * sin(2 * PI * x * 1.7 + cx * 9)};
         }
+        shape[BLOB_POINTS - 2] = (vision_point){1.02, 1.02};
+        shape[BLOB_POINTS - 1] = (vision_point){-0.02, 1.02};
         paint_polygon(p, shape, BLOB_POINTS, style->green);
+        break;
+    case 3: {
+        /* one keyhole contour: the tile's square, then the clearing backwards */
+        vision_point outer[5] = {{-0.02, -0.02}, {1.02, -0.02}, {1.02, 1.02}, {-0.02, 1.02},
+                                 {-0.02, -0.02}};
+        vision_point clearing[BLOB_POINTS];
+        double r = 0.3 - 0.05 * size;
+        blob(rng, 0.5, 0.5, r, r * 1.05, 0.2, clearing);
+        int n = 0;
+        for (int i = 0; i < 5; i++)
+            shape[n++] = outer[i];
+        int start = BLOB_POINTS * 5 / 8; /* the clearing's point towards the top-left */
+        for (int i = 0; i <= BLOB_POINTS; i++)
+            shape[n++] = clearing[(start - i + BLOB_POINTS) % BLOB_POINTS];
+        paint_polygon(p, shape, n, style->green);
+        break;
+    }
+    default:
+        for (int b = 0; b < (style->oasis_shape == 2 ? 2 : 1); b++) {
+            double x = b == 0 ? cx : 1 - cx, y = b == 0 ? cy : 1 - cy;
+            double r = style->oasis_shape == 2 ? 0.68 + 0.1 * size : 0.92 + 0.15 * size;
+            blob(rng, x, y, r, r * 0.92, 0.2, shape);
+            paint_polygon(p, shape, BLOB_POINTS, style->green);
+        }
+        break;
     }
     /* tufts of darker and lighter green inside the green area */
-    for (int i = 0; i < 40; i++) {
+    for (int i = 0; i < 50; i++) {
         double x = render_rng_uniform(rng, 0, 1), y = render_rng_uniform(rng, 0, 1);
         uint8_t *pixel = image->pixels + (int)(y * image->height) * image->stride +
                          (int)(x * image->width) * 3;
@@ -296,19 +319,18 @@ static void paint_oasis(render_rng *rng, const art_style *style, painter *p)
         scaled(style->green, render_rng_uniform(rng, 0.7, 1.2), shade);
         paint_ellipse(p, x, y, 0.025, 0.018, shade);
     }
-    for (int i = 0; i < style->palms; i++) {
-        double x, y;
-        if (style->oasis_shape == 1) {
-            x = 0.12 + 0.76 * (i + 0.5) / style->palms;
-            y = 1 - style->oasis_size * 0.35;
-        } else {
-            int b = style->oasis_shape == 2 ? i % 2 : 0;
-            double cx = b == 0 ? style->oasis_corner_x : 1 - style->oasis_corner_x;
-            double cy = b == 0 ? style->oasis_corner_y : 1 - style->oasis_corner_y;
-            x = cx + (0.5 - cx) * 0.35 + render_rng_uniform(rng, -0.06, 0.06);
-            y = cy + (0.5 - cy) * 0.35 + render_rng_uniform(rng, -0.06, 0.06) + 0.05;
-        }
-        paint_palm(p, x, y, 0.11, style);
+    /* palms where the green is, near the edges */
+    static const vision_point spots[8] = {{0.12, 0.2},  {0.88, 0.22}, {0.1, 0.85}, {0.9, 0.88},
+                                          {0.5, 0.12},  {0.5, 0.92},  {0.14, 0.5}, {0.88, 0.55}};
+    int planted = 0;
+    for (int i = 0; i < 8 && planted < style->palms; i++) {
+        const vision_point *spot = &spots[(i + (int)(cx * 10)) % 8];
+        const uint8_t *pixel = image->pixels + (int)(spot->y * image->height) * image->stride +
+                               (int)(spot->x * image->width) * 3;
+        if (colour_distance((double[3]){pixel[0], pixel[1], pixel[2]}, style->green) > 40)
+            continue;
+        paint_palm(p, spot->x, spot->y + 0.04, 0.11, style);
+        planted++;
     }
 }
 
@@ -316,7 +338,9 @@ static void paint_oasis(render_rng *rng, const art_style *style, painter *p)
 typedef struct building {
     double cx, cy, size;
     double body[3], side[3], dark[3], accent[3];
-    int detail; /* columns of a temple, steps of a pyramid, stripes of a tent */
+    int detail;  /* columns of a temple, steps of a pyramid, stripes of a tent */
+    int variant; /* tent: 0 a cone, 1 a dome; temple: 0 a pediment, 1 a pylon; pyramid: 0 */
+    double aspect; /* height against width, where the shape allows it */
 } building;
 
 static void outline(painter *p, const art_style *style, const vision_point *points, int count)
@@ -325,8 +349,56 @@ static void outline(painter *p, const art_style *style, const vision_point *poin
         paint_line(p, points, count, 1, style->outline_width, style->ink);
 }
 
+/* A dome tent: a half ellipse with a door and seams. */
+static void paint_dome(painter *p, const art_style *style, const building *b)
+{
+    double s = b->size, cx = b->cx, cy = b->cy, base = cy + 0.4 * s, height = 0.78 * s;
+    vision_point body[BLOB_POINTS / 2 + 1];
+    for (int i = 0; i <= BLOB_POINTS / 2; i++) {
+        double a = PI * i / (BLOB_POINTS / 2);
+        body[i] = (vision_point){cx + 0.5 * s * cos(a), base - height * sin(a)};
+    }
+    if (style->drop_shadow) {
+        vision_point shadow[BLOB_POINTS / 2 + 1];
+        for (int i = 0; i <= BLOB_POINTS / 2; i++)
+            shadow[i] = (vision_point){body[i].x + 0.03, body[i].y + 0.025};
+        paint_polygon(p, shadow, BLOB_POINTS / 2 + 1, style->sand_dark);
+    }
+    paint_polygon(p, body, BLOB_POINTS / 2 + 1, b->body);
+    vision_point shaded[BLOB_POINTS / 4 + 2];
+    int n = 0;
+    for (int i = 0; i <= BLOB_POINTS / 4; i++) {
+        double a = PI / 2 * i / (BLOB_POINTS / 4);
+        shaded[n++] = (vision_point){cx + 0.5 * s * cos(a), base - height * sin(a)};
+    }
+    shaded[n++] = (vision_point){cx + 0.1 * s, base};
+    paint_polygon(p, shaded, n, b->side);
+    for (int k = 1; k <= b->detail + 1; k++) {
+        double t = (double)k / (b->detail + 2), x = cx - 0.5 * s + s * t;
+        vision_point seam[9];
+        for (int i = 0; i < 9; i++) {
+            double f = i / 8.0, top = base - height * sqrt(fmax(0, 1 - pow((x - cx) / (0.5 * s), 2)));
+            seam[i] = (vision_point){cx + (x - cx) * sin(f * PI / 2), base + (top - base) * f};
+        }
+        paint_line(p, seam, 9, 0, 0.025 * s, b->accent);
+    }
+    vision_point door[BLOB_POINTS / 2 + 1];
+    for (int i = 0; i <= BLOB_POINTS / 2; i++) {
+        double a = PI * i / (BLOB_POINTS / 2);
+        door[i] = (vision_point){cx + 0.14 * s * cos(a), base - 0.36 * s * sin(a)};
+    }
+    paint_polygon(p, door, BLOB_POINTS / 2 + 1, b->dark);
+    vision_point ground[2] = {{cx - 0.52 * s, base}, {cx + 0.52 * s, base}};
+    paint_line(p, ground, 2, 0, 0.03 * s, b->dark);
+    outline(p, style, body, BLOB_POINTS / 2 + 1);
+}
+
 static void paint_tent(painter *p, const art_style *style, const building *b)
 {
+    if (b->variant == 1) {
+        paint_dome(p, style, b);
+        return;
+    }
     double s = b->size, cx = b->cx, cy = b->cy;
     vision_point body[3] = {{cx, cy - 0.48 * s}, {cx + 0.5 * s, cy + 0.44 * s},
                             {cx - 0.5 * s, cy + 0.44 * s}};
@@ -356,8 +428,43 @@ static void paint_tent(painter *p, const art_style *style, const building *b)
     outline(p, style, body, 3);
 }
 
+/* An Egyptian temple front: two sloping towers around a gate, a lintel, carved lines. */
+static void paint_pylon(painter *p, const art_style *style, const building *b)
+{
+    double s = b->size, cx = b->cx, cy = b->cy, base = cy + 0.45 * s, top = cy - 0.4 * s;
+    vision_point outline_points[8] = {{cx - 0.5 * s, base},        {cx + 0.5 * s, base},
+                                      {cx + 0.42 * s, top},         {cx + 0.1 * s, top},
+                                      {cx + 0.1 * s, top + 0.12 * s}, {cx - 0.1 * s, top + 0.12 * s},
+                                      {cx - 0.1 * s, top},          {cx - 0.42 * s, top}};
+    if (style->drop_shadow) {
+        vision_point shadow[8];
+        for (int i = 0; i < 8; i++)
+            shadow[i] = (vision_point){outline_points[i].x + 0.03, outline_points[i].y + 0.025};
+        paint_polygon(p, shadow, 8, style->sand_dark);
+    }
+    paint_polygon(p, outline_points, 8, b->body);
+    vision_point right_tower[4] = {{cx + 0.1 * s, base}, {cx + 0.5 * s, base}, {cx + 0.42 * s, top},
+                                   {cx + 0.1 * s, top}};
+    paint_polygon(p, right_tower, 4, b->side);
+    paint_rect(p, cx - 0.46 * s, top - 0.02 * s, cx + 0.46 * s, top + 0.05 * s, b->accent);
+    paint_rect(p, cx - 0.13 * s, cy - 0.08 * s, cx + 0.13 * s, base, b->dark);
+    paint_rect(p, cx - 0.17 * s, cy - 0.14 * s, cx + 0.17 * s, cy - 0.08 * s, b->accent);
+    for (int k = 0; k < b->detail; k++) { /* carved lines on each tower */
+        double y = top + 0.16 * s + k * 0.12 * s;
+        vision_point left_line[2] = {{cx - 0.4 * s + 0.02 * k * s, y}, {cx - 0.18 * s, y}};
+        vision_point right_line[2] = {{cx + 0.18 * s, y}, {cx + 0.4 * s - 0.02 * k * s, y}};
+        paint_line(p, left_line, 2, 0, 0.02 * s, b->dark);
+        paint_line(p, right_line, 2, 0, 0.02 * s, b->dark);
+    }
+    outline(p, style, outline_points, 8);
+}
+
 static void paint_temple(painter *p, const art_style *style, const building *b)
 {
+    if (b->variant == 1) {
+        paint_pylon(p, style, b);
+        return;
+    }
     double s = b->size, cx = b->cx, cy = b->cy;
     vision_point silhouette[8] = {{cx - 0.5 * s, cy + 0.46 * s}, {cx + 0.5 * s, cy + 0.46 * s},
                                   {cx + 0.5 * s, cy + 0.34 * s}, {cx + 0.46 * s, cy - 0.3 * s},
@@ -393,7 +500,7 @@ static void paint_pyramid(painter *p, const art_style *style, const building *b)
 {
     double s = b->size, cx = b->cx, cy = b->cy;
     int steps = b->detail;
-    double step_height = 0.92 * s / steps, bottom = cy + 0.46 * s;
+    double step_height = 0.92 * s * b->aspect / steps, bottom = cy + 0.46 * s * b->aspect;
     vision_point silhouette[4 * 8 + 2];
     int n = 0;
     for (int i = 0; i < steps; i++) {
@@ -569,9 +676,11 @@ static vision_status paint_tile_art(render_rng *rng, const art_style *style, ren
         {270, 300, 0.3, 0.55, 0.35, 0.55}, /* violet */
     };
     static const double stones[][6] = {
-        {30, 45, 0.02, 0.12, 0.9, 0.98},  /* pale limestone */
-        {5, 20, 0.3, 0.45, 0.55, 0.72},   /* rose granite */
+        {30, 45, 0.02, 0.12, 0.9, 0.98},   /* pale limestone */
+        {5, 20, 0.3, 0.5, 0.45, 0.65},     /* rose granite */
         {190, 220, 0.05, 0.15, 0.75, 0.9}, /* grey marble */
+        {5, 15, 0.55, 0.7, 0.45, 0.6},     /* terracotta */
+        {195, 215, 0.3, 0.5, 0.5, 0.7},    /* painted blue */
     };
     static const double pyramids[][6] = {
         {22, 35, 0.6, 0.85, 0.42, 0.58}, /* ochre */
@@ -580,7 +689,7 @@ static vision_status paint_tile_art(render_rng *rng, const art_style *style, ren
     };
     building buildings[3]; /* camp, temple, pyramid */
     const double (*families[3])[6] = {tents, stones, pyramids};
-    int family_counts[3] = {4, 3, 3};
+    int family_counts[3] = {4, 5, 3};
     double size_low[3] = {0.82, 0.72, 0.8}, size_high[3] = {0.9, 0.86, 0.9};
     for (int k = 0; k < 3; k++) {
         building *b = &buildings[k];
@@ -603,6 +712,12 @@ static vision_status paint_tile_art(render_rng *rng, const art_style *style, ren
     buildings[0].detail = render_rng_int(rng, 0, 3); /* tent stripes */
     buildings[1].detail = render_rng_int(rng, 3, 5); /* columns */
     buildings[2].detail = render_rng_int(rng, 4, 6); /* steps */
+    buildings[0].variant = render_rng_uniform(rng, 0, 1) < 0.4;
+    buildings[1].variant = render_rng_uniform(rng, 0, 1) < 0.4;
+    buildings[2].variant = 0;
+    for (int k = 0; k < 3; k++)
+        buildings[k].aspect = 1;
+    buildings[2].aspect = render_rng_uniform(rng, 0.78, 1.0);
 
     for (int type = 0; type < EL_TILE_TYPES; type++) {
         vision_image *art = &box->tile_art[type];
@@ -847,10 +962,10 @@ vision_status render_box_make(uint64_t box_seed, render_box *box)
     double green_sat = render_rng_uniform(&rng, 0.45, 0.8), green_value = render_rng_uniform(&rng, 0.35, 0.62);
     hsv(green_hue, green_sat, green_value, style.green);
     hsv(green_hue + 5, green_sat, green_value * 0.6, style.green_dark);
-    style.oasis_shape = render_rng_int(&rng, 0, 2);
-    style.oasis_size = render_rng_uniform(&rng, 0.38, 0.5);
-    style.oasis_corner_x = render_rng_uniform(&rng, 0, 1) < 0.5 ? 0.1 : 0.9;
-    style.oasis_corner_y = render_rng_uniform(&rng, 0, 1) < 0.5 ? 0.1 : 0.9;
+    style.oasis_shape = render_rng_int(&rng, 0, 3);
+    style.oasis_size = render_rng_uniform(&rng, 0, 1);
+    style.oasis_corner_x = render_rng_uniform(&rng, 0, 1) < 0.5 ? 0.05 : 0.95;
+    style.oasis_corner_y = render_rng_uniform(&rng, 0, 1) < 0.5 ? 0.05 : 0.95;
     style.palms = render_rng_int(&rng, 0, 3);
     style.drop_shadow = render_rng_uniform(&rng, 0, 1) < 0.5;
 

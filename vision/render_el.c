@@ -726,11 +726,13 @@ static vision_status place_layout(scene *s, char *error, size_t size)
         st->angle_deg = s->layout_angle + jitter * render_rng_uniform(&rng, -1.5, 1.5);
         st->quarter_turns = render_rng_int(&rng, 0, 3);
         st->height = t->top == VISION_NONE ? 0 : t->height;
-        for (int k = 0; k < st->height; k++) {
-            int random_colour = render_rng_int(&rng, 0, truth->colour_count - 1);
-            st->colours[k] = t->stack_known ? t->stack[k]
-                             : k == st->height - 1 ? t->top
-                                                   : random_colour;
+        for (int k = 0; k < VISION_EL_STACK_MAX; k++) { /* always drawn: the spots stay put */
+            int random_colour =
+                truth->colour_count > 0 ? render_rng_int(&rng, 0, truth->colour_count - 1) : 0;
+            if (k < st->height)
+                st->colours[k] = t->stack_known ? t->stack[k]
+                                 : k == st->height - 1 ? t->top
+                                                       : random_colour;
         }
         double ta = st->angle_deg * DEG;
         double piece_r = s->box.piece_diameter_mm / 2;
@@ -1487,14 +1489,50 @@ static void draw_capsule(scene *s, const capsule *c)
         render_raster_blend(&s->canvas, outline, n, light, 0.6);
 }
 
+/* Whether a hand or its arm comes over a marker's paper in the image. */
+static bool hand_hides_marker(const scene *s, const hand *h)
+{
+    const vision_mat *mat = &s->config->mat;
+    for (int id = 0; id < 4; id++) {
+        double x = (id == 1 || id == 2) ? mat->width_mm : 0, y = id >= 2 ? mat->height_mm : 0;
+        vision_point centre, edge;
+        if (!project(&s->cam, v3(x, y, 0), &centre) ||
+            !project(&s->cam, v3(x + s->paper_mm * SQRT_HALF, y + s->paper_mm * SQRT_HALF, 0),
+                     &edge))
+            continue;
+        double paper = hypot(edge.x - centre.x, edge.y - centre.y);
+        for (int p = 0; p < h->part_count; p++) {
+            const capsule *c = &h->parts[p];
+            vision_point a, b;
+            if (!project(&s->cam, c->a, &a) || !project(&s->cam, c->b, &b))
+                continue;
+            double ra = s->cam.focal * c->ra / depth_of(&s->cam, c->a);
+            double rb = s->cam.focal * c->rb / depth_of(&s->cam, c->b);
+            double dx = b.x - a.x, dy = b.y - a.y, length2 = dx * dx + dy * dy;
+            double t = length2 > 0 ? ((centre.x - a.x) * dx + (centre.y - a.y) * dy) / length2 : 0;
+            t = t < 0 ? 0 : t > 1 ? 1 : t;
+            double near_x = a.x + t * dx, near_y = a.y + t * dy;
+            if (hypot(centre.x - near_x, centre.y - near_y) < paper + ra + (rb - ra) * t)
+                return true;
+        }
+    }
+    return false;
+}
+
 static vision_status draw_hands(scene *s)
 {
     if (s->hands <= 0)
         return VISION_OK;
     render_rng rng;
     render_rng_seed(&rng, s->config->scene_seed, STREAM_HANDS);
+    /* A hand reaches for a tile; it is drawn again (up to a few times) while its arm would hide
+     * a marker, so that a frame with hands still registers when it can. */
     for (int i = 0; i < s->hands && i < 2; i++)
-        build_hand(s, &rng, i, &s->hand_shapes[i]);
+        for (int attempt = 0; attempt < 12; attempt++) {
+            build_hand(s, &rng, i, &s->hand_shapes[i]);
+            if (!hand_hides_marker(s, &s->hand_shapes[i]))
+                break;
+        }
     /* their soft shadows first, on whatever lies below */
     for (int i = 0; i < s->hands && i < 2; i++) {
         const hand *h = &s->hand_shapes[i];
@@ -1767,6 +1805,15 @@ static void fill_info(scene *s, vision_render_info *info)
         for (int k = 0; k < 4; k++)
             r->markers[id][k] = apply_homography(r->table_to_image, corners[k][0], corners[k][1]);
     }
+    /* The true lens: vision_project and vision_unproject then speak the frame's own pixels. */
+    r->focal_source = VISION_FOCAL_CALIBRATED;
+    r->intrinsics.known = 1;
+    r->intrinsics.width = s->cam.width;
+    r->intrinsics.height = s->cam.height;
+    r->intrinsics.fx = r->intrinsics.fy = s->cam.focal;
+    r->intrinsics.cx = s->cam.cx;
+    r->intrinsics.cy = s->cam.cy;
+    r->intrinsics.distortion[0] = s->k1;
     r->residual_mm = 0;
     r->image_width = s->cam.width;
     r->image_height = s->cam.height;
