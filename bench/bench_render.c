@@ -50,8 +50,8 @@ static void full_table(vision_el_observation *truth)
     }
 }
 
-static void measure(const char *what, const vision_el_observation *truth, int renders,
-                    int width, int height, int hands)
+static void measure(const char *what, const vision_el_observation *truth, int renders, int width,
+                    int height, int hands)
 {
     double *times = malloc(sizeof *times * (size_t)renders);
     if (!times)

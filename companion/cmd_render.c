@@ -127,24 +127,59 @@ static bool parse_mat(const char *text, double *width, double *height)
 static void set_number(vision_render_config *config, int id, double value)
 {
     switch (id) {
-    case OPTION_WIDTH: config->width = (int)value; break;
-    case OPTION_HEIGHT: config->height = (int)value; break;
-    case OPTION_CAMERA_HEIGHT: config->camera_height_mm = value; break;
-    case OPTION_TILT: config->tilt_deg = value; break;
-    case OPTION_AZIMUTH: config->azimuth_deg = value; break;
-    case OPTION_DISTORTION: config->distortion_k1 = value; break;
-    case OPTION_LIGHT_KELVIN: config->light_kelvin = value; break;
-    case OPTION_LIGHT_AZIMUTH: config->light_azimuth_deg = value; break;
-    case OPTION_LIGHT_ELEVATION: config->light_elevation_deg = value; break;
-    case OPTION_GLARE: config->glare = value; break;
-    case OPTION_NOISE: config->noise = value; break;
-    case OPTION_BLUR: config->blur_px = value; break;
-    case OPTION_JPEG_QUALITY: config->jpeg_quality = (int)value; break;
-    case OPTION_HANDS: config->hands = (int)value; break;
-    case OPTION_LAYOUT_ANGLE: config->layout_angle_deg = value; break;
-    case OPTION_MARKER_MM: config->mat.marker_mm = value; break;
-    case OPTION_TILE_MM: config->mat.tile_mm = value; break;
-    default: break;
+    case OPTION_WIDTH:
+        config->width = (int)value;
+        break;
+    case OPTION_HEIGHT:
+        config->height = (int)value;
+        break;
+    case OPTION_CAMERA_HEIGHT:
+        config->camera_height_mm = value;
+        break;
+    case OPTION_TILT:
+        config->tilt_deg = value;
+        break;
+    case OPTION_AZIMUTH:
+        config->azimuth_deg = value;
+        break;
+    case OPTION_DISTORTION:
+        config->distortion_k1 = value;
+        break;
+    case OPTION_LIGHT_KELVIN:
+        config->light_kelvin = value;
+        break;
+    case OPTION_LIGHT_AZIMUTH:
+        config->light_azimuth_deg = value;
+        break;
+    case OPTION_LIGHT_ELEVATION:
+        config->light_elevation_deg = value;
+        break;
+    case OPTION_GLARE:
+        config->glare = value;
+        break;
+    case OPTION_NOISE:
+        config->noise = value;
+        break;
+    case OPTION_BLUR:
+        config->blur_px = value;
+        break;
+    case OPTION_JPEG_QUALITY:
+        config->jpeg_quality = (int)value;
+        break;
+    case OPTION_HANDS:
+        config->hands = (int)value;
+        break;
+    case OPTION_LAYOUT_ANGLE:
+        config->layout_angle_deg = value;
+        break;
+    case OPTION_MARKER_MM:
+        config->mat.marker_mm = value;
+        break;
+    case OPTION_TILE_MM:
+        config->mat.tile_mm = value;
+        break;
+    default:
+        break;
     }
 }
 
@@ -277,10 +312,18 @@ int cli_render(const cli_command *command, int argc, char **argv)
     int option;
     while ((option = getopt_long(argc, argv, "+", options, NULL)) != -1) {
         switch (option) {
-        case OPTION_GAME: game = optarg; continue;
-        case OPTION_OBSERVATION: observation_path = optarg; continue;
-        case OPTION_OUT: out = optarg; continue;
-        case OPTION_INFO: info_path = optarg; continue;
+        case OPTION_GAME:
+            game = optarg;
+            continue;
+        case OPTION_OBSERVATION:
+            observation_path = optarg;
+            continue;
+        case OPTION_OUT:
+            out = optarg;
+            continue;
+        case OPTION_INFO:
+            info_path = optarg;
+            continue;
         case OPTION_SEED:
             if (!parse_seed(optarg, &config.scene_seed))
                 return cli_usage_error(command, "--seed %s: a whole number from 0", optarg);
@@ -338,8 +381,9 @@ int cli_render(const cli_command *command, int argc, char **argv)
     if (!extension || strchr(extension, '/') ||
         (strcmp(extension, ".png") != 0 && strcmp(extension, ".jpg") != 0 &&
          strcmp(extension, ".jpeg") != 0))
-        return cli_usage_error(command, "%s: the image is written as PNG or JPEG; name it .png "
-                                        "or .jpg",
+        return cli_usage_error(command,
+                               "%s: the image is written as PNG or JPEG; name it .png "
+                               "or .jpg",
                                out);
     if (info_path && strcmp(info_path, out) == 0)
         return cli_usage_error(command, "--info %s: the same file as --out", info_path);
@@ -361,7 +405,7 @@ int cli_render(const cli_command *command, int argc, char **argv)
         free(info);
         cli_error(command, "%s", error);
         return status == VISION_BAD_INPUT || status == VISION_NOT_FOUND ? EXIT_BAD_INPUT
-                                                                          : EXIT_FAILURE_OTHER;
+                                                                        : EXIT_FAILURE_OTHER;
     }
     vision_image frame;
     char detail[400] = "";

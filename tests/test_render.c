@@ -144,8 +144,8 @@ static void check_markers(uint64_t scene, double k1)
         for (int row = -1; row <= 6; row++)
             for (int col = -1; col <= 6; col++) {
                 bool inside = row >= 0 && row < 6 && col >= 0 && col < 6;
-                bool is_black = inside && pattern.pixels[(row * 10 + 5) * pattern.stride +
-                                                         col * 10 + 5] < 128;
+                bool is_black =
+                    inside && pattern.pixels[(row * 10 + 5) * pattern.stride + col * 10 + 5] < 128;
                 vision_point p = vision_project(&info.camera, x0 + (col + 0.5) * module,
                                                 y0 + (row + 0.5) * module, 0);
                 double grey = grey_at(&frame, p);
@@ -162,16 +162,11 @@ static void check_markers(uint64_t scene, double k1)
         if (dark + 40 >= light)
             fail_msg("marker %d (scene %llu, k1 %g): darkest white %.0f, lightest black %.0f", id,
                      (unsigned long long)scene, k1, light, dark);
-        /* info's corners are the undistorted camera's: the homography's */
-        vision_point corner = info.camera.markers[id][2];
-        double w = info.camera.table_to_image[6] * (x0 + mat->marker_mm) +
-                   info.camera.table_to_image[7] * (y0 + mat->marker_mm) +
-                   info.camera.table_to_image[8];
-        assert_float_equal(corner.x,
-                           (info.camera.table_to_image[0] * (x0 + mat->marker_mm) +
-                            info.camera.table_to_image[1] * (y0 + mat->marker_mm) +
-                            info.camera.table_to_image[2]) / w,
-                           1e-6);
+        /* info's corners are where the marker's corners show in the frame, lens included */
+        vision_point corner =
+            vision_project(&info.camera, x0 + mat->marker_mm, y0 + mat->marker_mm, 0);
+        assert_float_equal(info.camera.markers[id][2].x, corner.x, 1e-6);
+        assert_float_equal(info.camera.markers[id][2].y, corner.y, 1e-6);
         vision_image_free(&pattern);
     }
     vision_image_free(&frame);
@@ -220,7 +215,8 @@ static void test_render_info_is_one_camera(void **state)
     assert_true(info.piece_height_mm >= 8 && info.piece_height_mm <= 10);
     assert_int_equal(info.tile_count, truth.tile_count);
     /* neighbours one pitch apart (tile plus a gap of 0.5 to 2.5 mm, jitter within the gap) */
-    double dx = info.tiles[1].x_mm - info.tiles[0].x_mm, dy = info.tiles[1].y_mm - info.tiles[0].y_mm;
+    double dx = info.tiles[1].x_mm - info.tiles[0].x_mm,
+           dy = info.tiles[1].y_mm - info.tiles[0].y_mm;
     double pitch = hypot(dx, dy);
     assert_true(pitch > config.mat.tile_mm && pitch < config.mat.tile_mm + 2.5 + 2.1);
     for (int i = 0; i < info.tile_count; i++) {
@@ -257,10 +253,10 @@ static void test_render_registers_where_info_says(void **state)
                             sizeof error) != VISION_OK)
             fail_msg("scene %llu: %s", (unsigned long long)seed, error);
         for (int i = 0; i < info.tile_count; i++) {
-            vision_point seen = vision_project(&registration, info.tiles[i].x_mm,
-                                               info.tiles[i].y_mm, 2);
-            vision_point true_point = vision_project(&info.camera, info.tiles[i].x_mm,
-                                                     info.tiles[i].y_mm, 2);
+            vision_point seen =
+                vision_project(&registration, info.tiles[i].x_mm, info.tiles[i].y_mm, 2);
+            vision_point true_point =
+                vision_project(&info.camera, info.tiles[i].x_mm, info.tiles[i].y_mm, 2);
             double off = hypot(seen.x - true_point.x, seen.y - true_point.y);
             if (off > 0.5)
                 fail_msg("scene %llu, tile %d: registered %.2f px from the truth",
@@ -275,7 +271,8 @@ static void test_render_registers_where_info_says(void **state)
 static void tile_patch(const vision_image *frame, const vision_render_info *info,
                        const vision_mat *mat, int tile, double patch[12][12][3])
 {
-    double a = (info->tiles[tile].angle_deg + 90.0 * info->tiles[tile].quarter_turns) * 3.14159265358979323846 / 180;
+    double a = (info->tiles[tile].angle_deg + 90.0 * info->tiles[tile].quarter_turns) *
+               3.14159265358979323846 / 180;
     double mean[3] = {0, 0, 0};
     for (int row = 0; row < 12; row++)
         for (int col = 0; col < 12; col++) {
@@ -374,8 +371,8 @@ static void test_render_art_types_stay_distinct(void **state)
                     sum += fabs((double)a->pixels[i] - b->pixels[i]);
                 double distance = sum / (a->height * a->width * 3);
                 if (distance < 12)
-                    fail_msg("box %llu: types %d and %d only %.1f apart",
-                             (unsigned long long)seed, t, u, distance);
+                    fail_msg("box %llu: types %d and %d only %.1f apart", (unsigned long long)seed,
+                             t, u, distance);
             }
         render_box_free(&box);
     }
@@ -400,8 +397,8 @@ static double stack_reach(int height)
     assert_int_equal(vision_el_render(&config, &truth, &empty, &info, NULL, 0), VISION_OK);
     stack_on(&truth, &truth.tiles[0], "red", height);
     assert_int_equal(vision_el_render(&config, &truth, &stacked, &info, NULL, 0), VISION_OK);
-    vision_point foot = vision_project(&info.camera, info.tiles[0].stack_x_mm,
-                                       info.tiles[0].stack_y_mm, 2.0);
+    vision_point foot =
+        vision_project(&info.camera, info.tiles[0].stack_x_mm, info.tiles[0].stack_y_mm, 2.0);
     double reach = 0;
     for (int y = 0; y < empty.height; y++)
         for (int x = 0; x < empty.width; x++) {

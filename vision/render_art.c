@@ -80,7 +80,7 @@ static void paint_ellipse(painter *painter, double cx, double cy, double rx, dou
 
 /* ---- colours ---- */
 
-static void hsv(double hue_deg, double saturation, double value, double bgr[3])
+void render_hsv(double hue_deg, double saturation, double value, double bgr[3])
 {
     double h = fmod(fmod(hue_deg, 360) + 360, 360) / 60, c = value * saturation;
     double x = c * (1 - fabs(fmod(h, 2) - 1)), m = value - c, r, g, b;
@@ -99,6 +99,17 @@ static void hsv(double hue_deg, double saturation, double value, double bgr[3])
     bgr[0] = 255 * (b + m);
     bgr[1] = 255 * (g + m);
     bgr[2] = 255 * (r + m);
+}
+
+/* A colour drawn within hue, saturation and value ranges, the three drawn in that order (one
+ * statement each: arguments have no order of evaluation in C). */
+static void random_hsv(render_rng *rng, double hue_low, double hue_high, double saturation_low,
+                       double saturation_high, double value_low, double value_high, double bgr[3])
+{
+    double hue = render_rng_uniform(rng, hue_low, hue_high);
+    double saturation = render_rng_uniform(rng, saturation_low, saturation_high);
+    double value = render_rng_uniform(rng, value_low, value_high);
+    render_hsv(hue, saturation, value, bgr);
 }
 
 static void scaled(const double colour[3], double factor, double out[3])
@@ -174,8 +185,8 @@ static vision_status add_texture_noise(render_rng *rng, vision_image *image, int
         return VISION_NOMEM;
     for (int y = 0; y < image->height; y++)
         for (int x = 0; x < image->width; x++) {
-            double factor = 1 + blotch * noise[y * image->width + x] +
-                            grain * render_rng_gauss(rng);
+            double factor =
+                1 + blotch * noise[y * image->width + x] + grain * render_rng_gauss(rng);
             uint8_t *p = image->pixels + y * image->stride + x * 3;
             for (int c = 0; c < 3; c++) {
                 double v = p[c] * factor;
@@ -222,8 +233,7 @@ typedef struct art_style {
     int drop_shadow;
 } art_style;
 
-static void paint_sand(render_rng *rng, const art_style *style, painter *p,
-                       int extra_dunes)
+static void paint_sand(render_rng *rng, const art_style *style, painter *p, int extra_dunes)
 {
     int dunes = style->dunes + extra_dunes;
     for (int d = 0; d < dunes && d < 6; d++) {
@@ -241,8 +251,8 @@ static void paint_sand(render_rng *rng, const art_style *style, painter *p,
     }
     if (style->frame_width > 0) {
         double inset = style->frame_width / 2 + 0.015;
-        vision_point frame[4] = {{inset, inset}, {1 - inset, inset}, {1 - inset, 1 - inset},
-                                 {inset, 1 - inset}};
+        vision_point frame[4] = {
+            {inset, inset}, {1 - inset, inset}, {1 - inset, 1 - inset}, {inset, 1 - inset}};
         paint_line(p, frame, 4, 1, style->frame_width, style->frame);
     }
 }
@@ -254,9 +264,10 @@ static void paint_palm(painter *p, double x, double y, double size, const art_st
     paint_line(p, stem, 2, 0, size * 0.12, trunk);
     for (int leaf = 0; leaf < 6; leaf++) {
         double a = leaf * PI / 3 + 0.3;
-        vision_point l[3] = {{x + size * 0.15, y - size},
-                             {x + size * 0.15 + 0.6 * size * cos(a), y - size + 0.35 * size * sin(a)},
-                             {x + size * 0.15 + 0.9 * size * cos(a), y - size + 0.6 * size * sin(a) + 0.2 * size}};
+        vision_point l[3] = {
+            {x + size * 0.15, y - size},
+            {x + size * 0.15 + 0.6 * size * cos(a), y - size + 0.35 * size * sin(a)},
+            {x + size * 0.15 + 0.9 * size * cos(a), y - size + 0.6 * size * sin(a) + 0.2 * size}};
         paint_line(p, l, 3, 0, size * 0.14, style->green_dark);
     }
 }
@@ -276,8 +287,8 @@ static void paint_oasis(render_rng *rng, const art_style *style, painter *p)
     case 1:
         for (int i = 0; i < BLOB_POINTS - 2; i++) {
             double x = -0.02 + 1.04 * i / (BLOB_POINTS - 3);
-            shape[i] = (vision_point){x, 1 - (0.6 + 0.15 * size) +
-                                             0.05 * sin(2 * PI * x * 1.7 + cx * 9)};
+            shape[i] =
+                (vision_point){x, 1 - (0.6 + 0.15 * size) + 0.05 * sin(2 * PI * x * 1.7 + cx * 9)};
         }
         shape[BLOB_POINTS - 2] = (vision_point){1.02, 1.02};
         shape[BLOB_POINTS - 1] = (vision_point){-0.02, 1.02};
@@ -285,8 +296,8 @@ static void paint_oasis(render_rng *rng, const art_style *style, painter *p)
         break;
     case 3: {
         /* one keyhole contour: the tile's square, then the clearing backwards */
-        vision_point outer[5] = {{-0.02, -0.02}, {1.02, -0.02}, {1.02, 1.02}, {-0.02, 1.02},
-                                 {-0.02, -0.02}};
+        vision_point outer[5] = {
+            {-0.02, -0.02}, {1.02, -0.02}, {1.02, 1.02}, {-0.02, 1.02}, {-0.02, -0.02}};
         vision_point clearing[BLOB_POINTS];
         double r = 0.3 - 0.05 * size;
         blob(rng, 0.5, 0.5, r, r * 1.05, 0.2, clearing);
@@ -311,8 +322,8 @@ static void paint_oasis(render_rng *rng, const art_style *style, painter *p)
     /* tufts of darker and lighter green inside the green area */
     for (int i = 0; i < 50; i++) {
         double x = render_rng_uniform(rng, 0, 1), y = render_rng_uniform(rng, 0, 1);
-        uint8_t *pixel = image->pixels + (int)(y * image->height) * image->stride +
-                         (int)(x * image->width) * 3;
+        uint8_t *pixel =
+            image->pixels + (int)(y * image->height) * image->stride + (int)(x * image->width) * 3;
         if (colour_distance((double[3]){pixel[0], pixel[1], pixel[2]}, style->green) > 30)
             continue;
         double shade[3];
@@ -320,8 +331,8 @@ static void paint_oasis(render_rng *rng, const art_style *style, painter *p)
         paint_ellipse(p, x, y, 0.025, 0.018, shade);
     }
     /* palms where the green is, near the edges */
-    static const vision_point spots[8] = {{0.12, 0.2},  {0.88, 0.22}, {0.1, 0.85}, {0.9, 0.88},
-                                          {0.5, 0.12},  {0.5, 0.92},  {0.14, 0.5}, {0.88, 0.55}};
+    static const vision_point spots[8] = {{0.12, 0.2}, {0.88, 0.22}, {0.1, 0.85}, {0.9, 0.88},
+                                          {0.5, 0.12}, {0.5, 0.92},  {0.14, 0.5}, {0.88, 0.55}};
     int planted = 0;
     for (int i = 0; i < 8 && planted < style->palms; i++) {
         const vision_point *spot = &spots[(i + (int)(cx * 10)) % 8];
@@ -338,8 +349,8 @@ static void paint_oasis(render_rng *rng, const art_style *style, painter *p)
 typedef struct building {
     double cx, cy, size;
     double body[3], side[3], dark[3], accent[3];
-    int detail;  /* columns of a temple, steps of a pyramid, stripes of a tent */
-    int variant; /* tent: 0 a cone, 1 a dome; temple: 0 a pediment, 1 a pylon; pyramid: 0 */
+    int detail;    /* columns of a temple, steps of a pyramid, stripes of a tent */
+    int variant;   /* tent: 0 a cone, 1 a dome; temple: 0 a pediment, 1 a pylon; pyramid: 0 */
     double aspect; /* height against width, where the shape allows it */
 } building;
 
@@ -377,7 +388,8 @@ static void paint_dome(painter *p, const art_style *style, const building *b)
         double t = (double)k / (b->detail + 2), x = cx - 0.5 * s + s * t;
         vision_point seam[9];
         for (int i = 0; i < 9; i++) {
-            double f = i / 8.0, top = base - height * sqrt(fmax(0, 1 - pow((x - cx) / (0.5 * s), 2)));
+            double f = i / 8.0,
+                   top = base - height * sqrt(fmax(0, 1 - pow((x - cx) / (0.5 * s), 2)));
             seam[i] = (vision_point){cx + (x - cx) * sin(f * PI / 2), base + (top - base) * f};
         }
         paint_line(p, seam, 9, 0, 0.025 * s, b->accent);
@@ -400,8 +412,8 @@ static void paint_tent(painter *p, const art_style *style, const building *b)
         return;
     }
     double s = b->size, cx = b->cx, cy = b->cy;
-    vision_point body[3] = {{cx, cy - 0.48 * s}, {cx + 0.5 * s, cy + 0.44 * s},
-                            {cx - 0.5 * s, cy + 0.44 * s}};
+    vision_point body[3] = {
+        {cx, cy - 0.48 * s}, {cx + 0.5 * s, cy + 0.44 * s}, {cx - 0.5 * s, cy + 0.44 * s}};
     if (style->drop_shadow) {
         vision_point shadow[3];
         for (int i = 0; i < 3; i++)
@@ -409,21 +421,21 @@ static void paint_tent(painter *p, const art_style *style, const building *b)
         paint_polygon(p, shadow, 3, style->sand_dark);
     }
     paint_polygon(p, body, 3, b->body);
-    vision_point shaded[3] = {{cx, cy - 0.48 * s}, {cx + 0.5 * s, cy + 0.44 * s},
-                              {cx + 0.08 * s, cy + 0.44 * s}};
+    vision_point shaded[3] = {
+        {cx, cy - 0.48 * s}, {cx + 0.5 * s, cy + 0.44 * s}, {cx + 0.08 * s, cy + 0.44 * s}};
     paint_polygon(p, shaded, 3, b->side);
     for (int i = 1; i <= b->detail; i++) {
         double t = (double)i / (b->detail + 1);
         vision_point stripe[2] = {{cx, cy - 0.48 * s}, {cx - 0.5 * s + s * t, cy + 0.44 * s}};
         paint_line(p, stripe, 2, 0, 0.03 * s, b->accent);
     }
-    vision_point door[3] = {{cx, cy - 0.02 * s}, {cx + 0.16 * s, cy + 0.44 * s},
-                            {cx - 0.16 * s, cy + 0.44 * s}};
+    vision_point door[3] = {
+        {cx, cy - 0.02 * s}, {cx + 0.16 * s, cy + 0.44 * s}, {cx - 0.16 * s, cy + 0.44 * s}};
     paint_polygon(p, door, 3, b->dark);
     vision_point pole[2] = {{cx, cy - 0.48 * s}, {cx, cy - 0.58 * s}};
     paint_line(p, pole, 2, 0, 0.025 * s, b->dark);
-    vision_point flag[3] = {{cx, cy - 0.58 * s}, {cx + 0.14 * s, cy - 0.545 * s},
-                            {cx, cy - 0.51 * s}};
+    vision_point flag[3] = {
+        {cx, cy - 0.58 * s}, {cx + 0.14 * s, cy - 0.545 * s}, {cx, cy - 0.51 * s}};
     paint_polygon(p, flag, 3, b->accent);
     outline(p, style, body, 3);
 }
@@ -432,10 +444,14 @@ static void paint_tent(painter *p, const art_style *style, const building *b)
 static void paint_pylon(painter *p, const art_style *style, const building *b)
 {
     double s = b->size, cx = b->cx, cy = b->cy, base = cy + 0.45 * s, top = cy - 0.4 * s;
-    vision_point outline_points[8] = {{cx - 0.5 * s, base},        {cx + 0.5 * s, base},
-                                      {cx + 0.42 * s, top},         {cx + 0.1 * s, top},
-                                      {cx + 0.1 * s, top + 0.12 * s}, {cx - 0.1 * s, top + 0.12 * s},
-                                      {cx - 0.1 * s, top},          {cx - 0.42 * s, top}};
+    vision_point outline_points[8] = {{cx - 0.5 * s, base},
+                                      {cx + 0.5 * s, base},
+                                      {cx + 0.42 * s, top},
+                                      {cx + 0.1 * s, top},
+                                      {cx + 0.1 * s, top + 0.12 * s},
+                                      {cx - 0.1 * s, top + 0.12 * s},
+                                      {cx - 0.1 * s, top},
+                                      {cx - 0.42 * s, top}};
     if (style->drop_shadow) {
         vision_point shadow[8];
         for (int i = 0; i < 8; i++)
@@ -443,8 +459,8 @@ static void paint_pylon(painter *p, const art_style *style, const building *b)
         paint_polygon(p, shadow, 8, style->sand_dark);
     }
     paint_polygon(p, outline_points, 8, b->body);
-    vision_point right_tower[4] = {{cx + 0.1 * s, base}, {cx + 0.5 * s, base}, {cx + 0.42 * s, top},
-                                   {cx + 0.1 * s, top}};
+    vision_point right_tower[4] = {
+        {cx + 0.1 * s, base}, {cx + 0.5 * s, base}, {cx + 0.42 * s, top}, {cx + 0.1 * s, top}};
     paint_polygon(p, right_tower, 4, b->side);
     paint_rect(p, cx - 0.46 * s, top - 0.02 * s, cx + 0.46 * s, top + 0.05 * s, b->accent);
     paint_rect(p, cx - 0.13 * s, cy - 0.08 * s, cx + 0.13 * s, base, b->dark);
@@ -466,10 +482,14 @@ static void paint_temple(painter *p, const art_style *style, const building *b)
         return;
     }
     double s = b->size, cx = b->cx, cy = b->cy;
-    vision_point silhouette[8] = {{cx - 0.5 * s, cy + 0.46 * s}, {cx + 0.5 * s, cy + 0.46 * s},
-                                  {cx + 0.5 * s, cy + 0.34 * s}, {cx + 0.46 * s, cy - 0.3 * s},
-                                  {cx, cy - 0.5 * s},            {cx - 0.46 * s, cy - 0.3 * s},
-                                  {cx - 0.5 * s, cy + 0.34 * s}, {cx - 0.5 * s, cy + 0.46 * s}};
+    vision_point silhouette[8] = {{cx - 0.5 * s, cy + 0.46 * s},
+                                  {cx + 0.5 * s, cy + 0.46 * s},
+                                  {cx + 0.5 * s, cy + 0.34 * s},
+                                  {cx + 0.46 * s, cy - 0.3 * s},
+                                  {cx, cy - 0.5 * s},
+                                  {cx - 0.46 * s, cy - 0.3 * s},
+                                  {cx - 0.5 * s, cy + 0.34 * s},
+                                  {cx - 0.5 * s, cy + 0.46 * s}};
     if (style->drop_shadow) {
         vision_point shadow[8];
         for (int i = 0; i < 8; i++)
@@ -487,11 +507,11 @@ static void paint_temple(painter *p, const art_style *style, const building *b)
         paint_rect(p, x0 + 0.65 * width, cy - 0.22 * s, x0 + width, cy + 0.27 * s, b->side);
     }
     paint_rect(p, cx - 0.46 * s, cy - 0.3 * s, cx + 0.46 * s, cy - 0.2 * s, b->body);
-    vision_point roof[3] = {{cx - 0.5 * s, cy - 0.3 * s}, {cx + 0.5 * s, cy - 0.3 * s},
-                            {cx, cy - 0.5 * s}};
+    vision_point roof[3] = {
+        {cx - 0.5 * s, cy - 0.3 * s}, {cx + 0.5 * s, cy - 0.3 * s}, {cx, cy - 0.5 * s}};
     paint_polygon(p, roof, 3, b->body);
-    vision_point tympanum[3] = {{cx - 0.3 * s, cy - 0.33 * s}, {cx + 0.3 * s, cy - 0.33 * s},
-                                {cx, cy - 0.44 * s}};
+    vision_point tympanum[3] = {
+        {cx - 0.3 * s, cy - 0.33 * s}, {cx + 0.3 * s, cy - 0.33 * s}, {cx, cy - 0.44 * s}};
     paint_polygon(p, tympanum, 3, b->accent);
     outline(p, style, silhouette, 8);
 }
@@ -514,7 +534,7 @@ static void paint_pyramid(painter *p, const art_style *style, const building *b)
         silhouette[n++] = (vision_point){cx - half, y1};
     }
     if (style->drop_shadow) {
-        vision_point shadow[4 * 8 + 2];
+        vision_point shadow[4 * 8 + 2] = {{0, 0}};
         for (int i = 0; i < n; i++)
             shadow[i] = (vision_point){silhouette[i].x + 0.03, silhouette[i].y + 0.025};
         paint_polygon(p, shadow, n, style->sand_dark);
@@ -534,10 +554,10 @@ static void paint_mountain(render_rng *rng, const art_style *style, painter *p)
     double hue = render_rng_uniform(rng, 15, 40), sat = render_rng_uniform(rng, 0.05, 0.35);
     double value = render_rng_uniform(rng, 0.38, 0.6);
     double rock[3], lit[3], dark[3], snow[3];
-    hsv(hue, sat, value, rock);
-    hsv(hue, sat * 0.8, fmin(1, value * 1.25), lit);
-    hsv(hue, sat, value * 0.6, dark);
-    hsv(210, 0.05, 0.95, snow);
+    render_hsv(hue, sat, value, rock);
+    render_hsv(hue, sat * 0.8, fmin(1, value * 1.25), lit);
+    render_hsv(hue, sat, value * 0.6, dark);
+    render_hsv(210, 0.05, 0.95, snow);
     int snowy = render_rng_uniform(rng, 0, 1) < 0.5;
     int peaks = render_rng_int(rng, 2, 3);
     double base = render_rng_uniform(rng, 0.84, 0.92);
@@ -555,21 +575,21 @@ static void paint_mountain(render_rng *rng, const art_style *style, painter *p)
         double from_x = ridge[n - 1].x, from_y = ridge[n - 1].y;
         for (int j = 1; j <= 3; j++) { /* a jagged climb */
             double t = j / 4.0;
-            ridge[n++] = (vision_point){from_x + (apex_x[k] - from_x) * t +
-                                            render_rng_uniform(rng, -0.02, 0.02),
-                                        from_y + (apex_y[k] - from_y) * t +
-                                            render_rng_uniform(rng, -0.03, 0.03)};
+            double jag_x = render_rng_uniform(rng, -0.02, 0.02);
+            double jag_y = render_rng_uniform(rng, -0.03, 0.03);
+            ridge[n++] = (vision_point){from_x + (apex_x[k] - from_x) * t + jag_x,
+                                        from_y + (apex_y[k] - from_y) * t + jag_y};
         }
         ridge[n++] = (vision_point){apex_x[k], apex_y[k]};
         if (k < peaks - 1) {
-            ridge[n++] = (vision_point){(apex_x[k] + saddle_x) / 2,
-                                        (apex_y[k] + saddle_y) / 2 +
-                                            render_rng_uniform(rng, -0.03, 0.03)};
+            ridge[n++] =
+                (vision_point){(apex_x[k] + saddle_x) / 2,
+                               (apex_y[k] + saddle_y) / 2 + render_rng_uniform(rng, -0.03, 0.03)};
             ridge[n++] = (vision_point){saddle_x, saddle_y};
         }
     }
-    ridge[n++] = (vision_point){(apex_x[peaks - 1] + right) / 2 + 0.02,
-                                (apex_y[peaks - 1] + base) / 2};
+    ridge[n++] =
+        (vision_point){(apex_x[peaks - 1] + right) / 2 + 0.02, (apex_y[peaks - 1] + base) / 2};
     ridge[n++] = (vision_point){right, base};
     /* the foothills: a lower, wider band */
     vision_point hills[BLOB_POINTS];
@@ -610,9 +630,9 @@ static void paint_lake(render_rng *rng, const art_style *style, painter *p)
     double hue = render_rng_uniform(rng, 190, 225), sat = render_rng_uniform(rng, 0.45, 0.8);
     double value = render_rng_uniform(rng, 0.45, 0.75);
     double water[3], deep[3], wave[3], shore[3];
-    hsv(hue, sat, value, water);
-    hsv(hue, sat, value * 0.72, deep);
-    hsv(hue, sat * 0.35, fmin(1, value * 1.35), wave);
+    render_hsv(hue, sat, value, water);
+    render_hsv(hue, sat, value * 0.72, deep);
+    render_hsv(hue, sat * 0.35, fmin(1, value * 1.35), wave);
     if (render_rng_uniform(rng, 0, 1) < 0.5)
         memcpy(shore, style->green_dark, sizeof shore); /* reeds */
     else
@@ -631,7 +651,8 @@ static void paint_lake(render_rng *rng, const art_style *style, painter *p)
     paint_polygon(p, inner, BLOB_POINTS, deep);
     int waves = render_rng_int(rng, 3, 5);
     for (int i = 0; i < waves; i++) {
-        double x = cx + render_rng_uniform(rng, -0.22, 0.12), y = cy + render_rng_uniform(rng, -0.25, 0.22);
+        double x = cx + render_rng_uniform(rng, -0.22, 0.12),
+               y = cy + render_rng_uniform(rng, -0.25, 0.22);
         vision_point crest[9];
         for (int j = 0; j < 9; j++)
             crest[j] = (vision_point){x + j * 0.014, y - 0.012 * sin(j * PI / 4)};
@@ -645,11 +666,11 @@ static void paint_pebbles(render_rng *rng, const art_style *style, painter *p)
     int pebbles = render_rng_int(rng, 2, 6);
     for (int i = 0; i < pebbles; i++) {
         double stone[3];
-        hsv(render_rng_uniform(rng, 20, 40), render_rng_uniform(rng, 0.05, 0.3),
-            render_rng_uniform(rng, 0.35, 0.6), stone);
-        paint_ellipse(p, render_rng_uniform(rng, 0.12, 0.88), render_rng_uniform(rng, 0.12, 0.88),
-                      render_rng_uniform(rng, 0.015, 0.035), render_rng_uniform(rng, 0.012, 0.025),
-                      stone);
+        random_hsv(rng, 20, 40, 0.05, 0.3, 0.35, 0.6, stone);
+        double x = render_rng_uniform(rng, 0.12, 0.88), y = render_rng_uniform(rng, 0.12, 0.88);
+        double rx = render_rng_uniform(rng, 0.015, 0.035),
+               ry = render_rng_uniform(rng, 0.012, 0.025);
+        paint_ellipse(p, x, y, rx, ry, stone);
     }
     (void)style;
 }
@@ -660,8 +681,7 @@ static void building_colour(render_rng *rng, const double sand[3], const double 
 {
     for (int attempt = 0; attempt < 32; attempt++) {
         const double *f = families[render_rng_int(rng, 0, family_count - 1)];
-        hsv(render_rng_uniform(rng, f[0], f[1]), render_rng_uniform(rng, f[2], f[3]),
-            render_rng_uniform(rng, f[4], f[5]), out);
+        random_hsv(rng, f[0], f[1], f[2], f[3], f[4], f[5], out);
         if (colour_distance(out, sand) > 90)
             return;
     }
@@ -670,9 +690,9 @@ static void building_colour(render_rng *rng, const double sand[3], const double 
 static vision_status paint_tile_art(render_rng *rng, const art_style *style, render_box *box)
 {
     static const double tents[][6] = {
-        {0, 10, 0.6, 0.85, 0.55, 0.8},    /* red */
+        {0, 10, 0.6, 0.85, 0.55, 0.8},     /* red */
         {205, 230, 0.45, 0.75, 0.4, 0.65}, /* blue */
-        {18, 30, 0.5, 0.75, 0.28, 0.42},  /* brown */
+        {18, 30, 0.5, 0.75, 0.28, 0.42},   /* brown */
         {270, 300, 0.3, 0.55, 0.35, 0.55}, /* violet */
     };
     static const double stones[][6] = {
@@ -688,7 +708,7 @@ static vision_status paint_tile_art(render_rng *rng, const art_style *style, ren
         {40, 50, 0.7, 0.95, 0.75, 0.9},  /* gold */
     };
     building buildings[3]; /* camp, temple, pyramid */
-    const double (*families[3])[6] = {tents, stones, pyramids};
+    const double(*families[3])[6] = {tents, stones, pyramids};
     int family_counts[3] = {4, 5, 3};
     double size_low[3] = {0.82, 0.72, 0.8}, size_high[3] = {0.9, 0.86, 0.9};
     for (int k = 0; k < 3; k++) {
@@ -700,14 +720,12 @@ static vision_status paint_tile_art(render_rng *rng, const art_style *style, ren
         b->cy = 0.5 + render_rng_uniform(rng, -offset, offset) + 0.02;
         building_colour(rng, style->sand, families[k], family_counts[k], b->body);
         scaled(b->body, render_rng_uniform(rng, 0.68, 0.8), b->side);
-        hsv(render_rng_uniform(rng, 0, 360), render_rng_uniform(rng, 0.2, 0.5),
-            render_rng_uniform(rng, 0.12, 0.25), b->dark);
+        random_hsv(rng, 0, 360, 0.2, 0.5, 0.12, 0.25, b->dark);
         double accent_choice = render_rng_uniform(rng, 0, 1);
         if (accent_choice < 0.4)
             scaled(b->body, 1.25, b->accent);
         else
-            hsv(render_rng_uniform(rng, 0, 360), render_rng_uniform(rng, 0.4, 0.8),
-                render_rng_uniform(rng, 0.55, 0.9), b->accent);
+            random_hsv(rng, 0, 360, 0.4, 0.8, 0.55, 0.9, b->accent);
     }
     buildings[0].detail = render_rng_int(rng, 0, 3); /* tent stripes */
     buildings[1].detail = render_rng_int(rng, 3, 5); /* columns */
@@ -743,7 +761,7 @@ static vision_status paint_tile_art(render_rng *rng, const art_style *style, ren
                 paint_oasis(rng, style, &p);
             int kind = (type == EL_DESERT_CAMP || type == EL_OASIS_CAMP)       ? 0
                        : (type == EL_DESERT_TEMPLE || type == EL_OASIS_TEMPLE) ? 1
-                                                                              : 2;
+                                                                               : 2;
             if (kind == 0)
                 paint_tent(&p, style, &buildings[0]);
             else if (kind == 1)
@@ -784,21 +802,17 @@ static vision_status paint_tokens(render_rng *rng, const art_style *style, rende
 
     double ring_width = render_rng_uniform(rng, 0, 1) < 0.5 ? 0.05 : 0;
     double ring[3];
-    hsv(render_rng_uniform(rng, 0, 360), render_rng_uniform(rng, 0.2, 0.6),
-        render_rng_uniform(rng, 0.15, 0.35), ring);
+    random_hsv(rng, 0, 360, 0.2, 0.6, 0.15, 0.35, ring);
 
     /* the boat: a hull with a mast and a sail on water */
     double background[3], water[3], hull[3], sail[3];
-    hsv(render_rng_uniform(rng, 185, 215), render_rng_uniform(rng, 0.15, 0.4),
-        render_rng_uniform(rng, 0.75, 0.92), background);
-    hsv(render_rng_uniform(rng, 200, 225), render_rng_uniform(rng, 0.5, 0.8),
-        render_rng_uniform(rng, 0.45, 0.65), water);
-    hsv(render_rng_uniform(rng, 15, 30), render_rng_uniform(rng, 0.5, 0.8),
-        render_rng_uniform(rng, 0.25, 0.45), hull);
+    random_hsv(rng, 185, 215, 0.15, 0.4, 0.75, 0.92, background);
+    random_hsv(rng, 200, 225, 0.5, 0.8, 0.45, 0.65, water);
+    random_hsv(rng, 15, 30, 0.5, 0.8, 0.25, 0.45, hull);
     if (render_rng_uniform(rng, 0, 1) < 0.5)
-        hsv(40, 0.08, 0.96, sail);
+        render_hsv(40, 0.08, 0.96, sail);
     else
-        hsv(render_rng_uniform(rng, 0, 20), 0.7, 0.75, sail);
+        render_hsv(render_rng_uniform(rng, 0, 20), 0.7, 0.75, sail);
     status = new_texture(RENDER_TOKEN_PX, background, &box->token_art[EL_BOAT]);
     if (status != VISION_OK)
         return status;
@@ -812,8 +826,8 @@ static vision_status paint_tokens(render_rng *rng, const art_style *style, rende
     sea[BLOB_POINTS / 2] = (vision_point){1, 1};
     sea[BLOB_POINTS / 2 + 1] = (vision_point){0, 1};
     paint_polygon(&boat, sea, BLOB_POINTS / 2 + 2, water);
-    vision_point shape[8] = {{0.14, 0.56 + tilt}, {0.86, 0.56 - tilt}, {0.78, 0.66}, {0.68, 0.73},
-                             {0.32, 0.73},        {0.22, 0.66}};
+    vision_point shape[8] = {{0.14, 0.56 + tilt}, {0.86, 0.56 - tilt}, {0.78, 0.66},
+                             {0.68, 0.73},        {0.32, 0.73},        {0.22, 0.66}};
     paint_polygon(&boat, shape, 6, hull);
     vision_point mast[2] = {{0.5, 0.56}, {0.5, 0.14}};
     paint_line(&boat, mast, 2, 0, 0.03, hull);
@@ -828,11 +842,9 @@ static vision_status paint_tokens(render_rng *rng, const art_style *style, rende
 
     /* the snakes: wavy bodies with heads */
     double ground[3], skin[3], pattern[3];
-    hsv(render_rng_uniform(rng, 20, 45), render_rng_uniform(rng, 0.3, 0.7),
-        render_rng_uniform(rng, 0.65, 0.9), ground);
-    hsv(render_rng_uniform(rng, 70, 140), render_rng_uniform(rng, 0.4, 0.8),
-        render_rng_uniform(rng, 0.2, 0.5), skin);
-    hsv(render_rng_uniform(rng, 40, 60), 0.8, 0.85, pattern);
+    random_hsv(rng, 20, 45, 0.3, 0.7, 0.65, 0.9, ground);
+    random_hsv(rng, 70, 140, 0.4, 0.8, 0.2, 0.5, skin);
+    render_hsv(render_rng_uniform(rng, 40, 60), 0.8, 0.85, pattern);
     status = new_texture(RENDER_TOKEN_PX, ground, &box->token_art[EL_SNAKES]);
     if (status != VISION_OK)
         return status;
@@ -863,17 +875,16 @@ static vision_status paint_tokens(render_rng *rng, const art_style *style, rende
 static vision_status paint_cloth(render_rng *rng, render_box *box)
 {
     static const double families[][6] = {
-        {100, 150, 0.4, 0.75, 0.18, 0.36}, /* green felt */
-        {200, 235, 0.35, 0.7, 0.2, 0.4},   /* blue cloth */
-        {335, 355, 0.4, 0.7, 0.18, 0.33},  /* burgundy */
+        {100, 150, 0.4, 0.75, 0.18, 0.36},  /* green felt */
+        {200, 235, 0.35, 0.7, 0.2, 0.4},    /* blue cloth */
+        {335, 355, 0.4, 0.7, 0.18, 0.33},   /* burgundy */
         {200, 230, 0.03, 0.12, 0.12, 0.26}, /* charcoal */
-        {15, 30, 0.5, 0.75, 0.18, 0.36},   /* dark wood */
+        {15, 30, 0.5, 0.75, 0.18, 0.36},    /* dark wood */
     };
     int family = render_rng_int(rng, 0, 4);
     const double *f = families[family];
     double colour[3];
-    hsv(render_rng_uniform(rng, f[0], f[1]), render_rng_uniform(rng, f[2], f[3]),
-        render_rng_uniform(rng, f[4], f[5]), colour);
+    random_hsv(rng, f[0], f[1], f[2], f[3], f[4], f[5], colour);
     box->cloth_mm = 256;
     vision_status status = new_texture(RENDER_CLOTH_PX, colour, &box->cloth);
     if (status != VISION_OK)
@@ -887,13 +898,14 @@ static vision_status paint_cloth(render_rng *rng, render_box *box)
         free(grain);
         return VISION_NOMEM;
     }
-    int wood = family == 4, weave = family == 1 || (family == 3 && render_rng_uniform(rng, 0, 1) < 0.5);
+    int wood = family == 4,
+        weave = family == 1 || (family == 3 && render_rng_uniform(rng, 0, 1) < 0.5);
     double grain_amount = render_rng_uniform(rng, 0.02, 0.05);
     for (int y = 0; y < side; y++)
         for (int x = 0; x < side; x++) {
             int i = y * side + x;
-            double factor = 1 + 0.05 * broad[i] + 0.03 * fine[i] +
-                            grain_amount * render_rng_gauss(rng);
+            double factor =
+                1 + 0.05 * broad[i] + 0.03 * fine[i] + grain_amount * render_rng_gauss(rng);
             if (wood) {
                 /* grain along x, wavering; a plank joint every 128 px (64 mm) */
                 double stripes = sin((y + 6 * grain[i]) * 2 * PI / 9.0 + 3 * broad[i]);
@@ -930,21 +942,19 @@ vision_status render_box_make(uint64_t box_seed, render_box *box)
     box->piece_gloss = render_rng_uniform(&rng, 0.03, 0.2);
     box->token_mm = render_rng_uniform(&rng, 23, 27);
     box->token_thickness_mm = 1.5;
-    hsv(render_rng_uniform(&rng, 25, 45), render_rng_uniform(&rng, 0.1, 0.3),
-        render_rng_uniform(&rng, 0.45, 0.7), box->tile_edge);
-    hsv(render_rng_uniform(&rng, 25, 45), render_rng_uniform(&rng, 0.1, 0.3),
-        render_rng_uniform(&rng, 0.45, 0.7), box->token_edge);
-    hsv(render_rng_uniform(&rng, 30, 60), render_rng_uniform(&rng, 0, 0.05),
-        render_rng_uniform(&rng, 0.93, 0.98), box->paper);
-    hsv(0, 0, render_rng_uniform(&rng, 0.06, 0.14), box->ink);
+    random_hsv(&rng, 25, 45, 0.1, 0.3, 0.45, 0.7, box->tile_edge);
+    random_hsv(&rng, 25, 45, 0.1, 0.3, 0.45, 0.7, box->token_edge);
+    random_hsv(&rng, 30, 60, 0, 0.05, 0.93, 0.98, box->paper);
+    render_hsv(0, 0, render_rng_uniform(&rng, 0.06, 0.14), box->ink);
 
     art_style style;
     memset(&style, 0, sizeof style);
-    double sand_hue = render_rng_uniform(&rng, 28, 45), sand_sat = render_rng_uniform(&rng, 0.25, 0.5);
+    double sand_hue = render_rng_uniform(&rng, 28, 45),
+           sand_sat = render_rng_uniform(&rng, 0.25, 0.5);
     double sand_value = render_rng_uniform(&rng, 0.74, 0.9);
-    hsv(sand_hue, sand_sat, sand_value, style.sand);
-    hsv(sand_hue - 4, sand_sat * 1.15, sand_value * 0.82, style.sand_dark);
-    hsv(sand_hue + 3, sand_sat * 0.7, fmin(1, sand_value * 1.08), style.sand_light);
+    render_hsv(sand_hue, sand_sat, sand_value, style.sand);
+    render_hsv(sand_hue - 4, sand_sat * 1.15, sand_value * 0.82, style.sand_dark);
+    render_hsv(sand_hue + 3, sand_sat * 0.7, fmin(1, sand_value * 1.08), style.sand_light);
     style.sand_blotch = render_rng_uniform(&rng, 0.02, 0.06);
     style.sand_grain = render_rng_uniform(&rng, 0.01, 0.035);
     style.dunes = render_rng_int(&rng, 0, 3);
@@ -953,15 +963,17 @@ vision_status render_box_make(uint64_t box_seed, render_box *box)
         style.dune_height[d] = render_rng_uniform(&rng, 0.1, 0.9);
         style.dune_wave[d] = render_rng_uniform(&rng, 0.02, 0.06);
     }
-    style.frame_width = render_rng_uniform(&rng, 0, 1) < 0.5 ? render_rng_uniform(&rng, 0.012, 0.03) : 0;
+    style.frame_width =
+        render_rng_uniform(&rng, 0, 1) < 0.5 ? render_rng_uniform(&rng, 0.012, 0.03) : 0;
     mixed(style.sand_dark, (double[3]){30, 40, 60}, render_rng_uniform(&rng, 0, 0.6), style.frame);
-    style.outline_width = render_rng_uniform(&rng, 0, 1) < 0.7 ? render_rng_uniform(&rng, 0.01, 0.022) : 0;
-    hsv(render_rng_uniform(&rng, 0, 360), render_rng_uniform(&rng, 0, 0.4),
-        render_rng_uniform(&rng, 0.08, 0.2), style.ink);
+    style.outline_width =
+        render_rng_uniform(&rng, 0, 1) < 0.7 ? render_rng_uniform(&rng, 0.01, 0.022) : 0;
+    random_hsv(&rng, 0, 360, 0, 0.4, 0.08, 0.2, style.ink);
     double green_hue = render_rng_uniform(&rng, 85, 145);
-    double green_sat = render_rng_uniform(&rng, 0.45, 0.8), green_value = render_rng_uniform(&rng, 0.35, 0.62);
-    hsv(green_hue, green_sat, green_value, style.green);
-    hsv(green_hue + 5, green_sat, green_value * 0.6, style.green_dark);
+    double green_sat = render_rng_uniform(&rng, 0.45, 0.8),
+           green_value = render_rng_uniform(&rng, 0.35, 0.62);
+    render_hsv(green_hue, green_sat, green_value, style.green);
+    render_hsv(green_hue + 5, green_sat, green_value * 0.6, style.green_dark);
     style.oasis_shape = render_rng_int(&rng, 0, 3);
     style.oasis_size = render_rng_uniform(&rng, 0, 1);
     style.oasis_corner_x = render_rng_uniform(&rng, 0, 1) < 0.5 ? 0.05 : 0.95;
@@ -1016,7 +1028,7 @@ int render_paint(const char *name, uint64_t box_seed, double bgr[3])
         double hue = paints[i].hue + render_rng_uniform(&rng, -6, 6);
         double saturation = fmin(1, paints[i].saturation * render_rng_uniform(&rng, 0.9, 1.08));
         double value = fmin(1, paints[i].value * render_rng_uniform(&rng, 0.9, 1.08));
-        hsv(hue, saturation, value, bgr);
+        render_hsv(hue, saturation, value, bgr);
         return 0;
     }
     return -1;

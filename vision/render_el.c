@@ -108,15 +108,9 @@ static bool mat3_invert(const double m[9], double out[9])
     double det = m[0] * c0 + m[1] * c1 + m[2] * c2;
     if (fabs(det) < 1e-300)
         return false;
-    double r[9] = {c0,
-                   m[2] * m[7] - m[1] * m[8],
-                   m[1] * m[5] - m[2] * m[4],
-                   c1,
-                   m[0] * m[8] - m[2] * m[6],
-                   m[2] * m[3] - m[0] * m[5],
-                   c2,
-                   m[1] * m[6] - m[0] * m[7],
-                   m[0] * m[4] - m[1] * m[3]};
+    double r[9] = {c0, m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
+                   c1, m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
+                   c2, m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3]};
     for (int i = 0; i < 9; i++)
         out[i] = r[i] / det;
     return true;
@@ -154,7 +148,10 @@ static bool project(const camera *cam, vec3 p, vision_point *pixel)
     return true;
 }
 
-static double depth_of(const camera *cam, vec3 p) { return dot3(cam->forward, sub3(p, cam->centre)); }
+static double depth_of(const camera *cam, vec3 p)
+{
+    return dot3(cam->forward, sub3(p, cam->centre));
+}
 
 /* The 3x4 projection (x_mm, y_mm, height_mm, 1) -> pixel; in the output frame or the canvas. */
 static void projection_matrix(const camera *cam, bool canvas, double p[12])
@@ -271,8 +268,8 @@ typedef struct scene {
     int jpeg_quality, hands;
     double target_x, target_y;
     camera cam;
-    double px_per_mm; /* about, at the mat's centre */
-    vec3 light;       /* unit, towards the light */
+    double px_per_mm;            /* about, at the mat's centre */
+    vec3 light;                  /* unit, towards the light */
     double shadow_dx, shadow_dy; /* a point's shadow moves this far per mm it stands higher */
     double ambient, diffuse, normaliser;
     double paint[VISION_COLOURS_MAX][3];
@@ -303,7 +300,10 @@ static vision_status fail(char *error, size_t size, vision_status status, const 
 
 /* ---- checking the input ---- */
 
-static bool in_range(double value, double low, double high) { return value >= low && value <= high; }
+static bool in_range(double value, double low, double high)
+{
+    return value >= low && value <= high;
+}
 
 static vision_status check_config(const vision_render_config *c, char *error, size_t size)
 {
@@ -348,9 +348,8 @@ static vision_status check_config(const vision_render_config *c, char *error, si
         if (isnan(value))
             continue;
         if (!in_range(value, ranges[i].low, ranges[i].high) || (azimuth && value >= 360))
-            return fail(error, size, VISION_BAD_INPUT, "%s %g: must be %g to %g%s",
-                        ranges[i].name, value, ranges[i].low, ranges[i].high,
-                        azimuth ? " (360 excluded)" : "");
+            return fail(error, size, VISION_BAD_INPUT, "%s %g: must be %g to %g%s", ranges[i].name,
+                        value, ranges[i].low, ranges[i].high, azimuth ? " (360 excluded)" : "");
     }
     if (c->jpeg_quality != -1 && c->jpeg_quality != 0 &&
         (c->jpeg_quality < 60 || c->jpeg_quality > 95))
@@ -374,8 +373,8 @@ static vision_status check_truth(const vision_el_observation *truth, uint64_t bo
         memcpy(name, truth->colours[i], VISION_COLOUR_NAME_MAX);
         name[VISION_COLOUR_NAME_MAX] = '\0';
         if (render_paint(name, box_seed, paint[i]) != 0)
-            return fail(error, size, VISION_BAD_INPUT,
-                        "colour '%s': the renderer paints only %s", name, render_paint_names());
+            return fail(error, size, VISION_BAD_INPUT, "colour '%s': the renderer paints only %s",
+                        name, render_paint_names());
     }
     if (truth->tile_count < 0 || truth->tile_count > VISION_EL_TILES_MAX)
         return fail(error, size, VISION_BAD_INPUT, "the truth has %d tiles (at most %d)",
@@ -383,8 +382,8 @@ static vision_status check_truth(const vision_el_observation *truth, uint64_t bo
     for (int i = 0; i < truth->tile_count; i++) {
         const vision_el_tile *t = &truth->tiles[i];
         if (t->row < -1000 || t->row > 1000 || t->col < -1000 || t->col > 1000)
-            return fail(error, size, VISION_BAD_INPUT, "tile %d: row %d, column %d out of reach",
-                        i, t->row, t->col);
+            return fail(error, size, VISION_BAD_INPUT, "tile %d: row %d, column %d out of reach", i,
+                        t->row, t->col);
         for (int j = 0; j < i; j++)
             if (truth->tiles[j].row == t->row && truth->tiles[j].col == t->col)
                 return fail(error, size, VISION_BAD_INPUT,
@@ -405,8 +404,8 @@ static vision_status check_truth(const vision_el_observation *truth, uint64_t bo
             continue;
         }
         if (t->top < 0 || t->top >= truth->colour_count)
-            return fail(error, size, VISION_BAD_INPUT,
-                        "tile at row %d, column %d: its top %s", t->row, t->col,
+            return fail(error, size, VISION_BAD_INPUT, "tile at row %d, column %d: its top %s",
+                        t->row, t->col,
                         t->top == VISION_UNKNOWN ? "is unknown; a truth names every top"
                                                  : "is not one of the truth's colours");
         if (t->height < 1 || t->height > VISION_EL_STACK_MAX)
@@ -417,8 +416,8 @@ static vision_status check_truth(const vision_el_observation *truth, uint64_t bo
             for (int k = 0; k < t->height; k++)
                 if (t->stack[k] < 0 || t->stack[k] >= truth->colour_count)
                     return fail(error, size, VISION_BAD_INPUT,
-                                "tile at row %d, column %d: stack entry %d is not a colour",
-                                t->row, t->col, k);
+                                "tile at row %d, column %d: stack entry %d is not a colour", t->row,
+                                t->col, k);
             if (t->stack[t->height - 1] != t->top)
                 return fail(error, size, VISION_BAD_INPUT,
                             "tile at row %d, column %d: the stack's last is not its top", t->row,
@@ -492,10 +491,18 @@ static bool mat_in_frame(const scene *s)
         for (int i = 0; i <= 16; i++) {
             double t = i / 16.0, x, y;
             switch (side) {
-            case 0: x = x0 + (x1 - x0) * t, y = y0; break;
-            case 1: x = x1, y = y0 + (y1 - y0) * t; break;
-            case 2: x = x1 - (x1 - x0) * t, y = y1; break;
-            default: x = x0, y = y1 - (y1 - y0) * t; break;
+            case 0:
+                x = x0 + (x1 - x0) * t, y = y0;
+                break;
+            case 1:
+                x = x1, y = y0 + (y1 - y0) * t;
+                break;
+            case 2:
+                x = x1 - (x1 - x0) * t, y = y1;
+                break;
+            default:
+                x = x0, y = y1 - (y1 - y0) * t;
+                break;
             }
             vision_point p;
             camera cam_output = *cam;
@@ -536,8 +543,7 @@ static vision_status setup_camera(scene *s, char *error, size_t size)
         if (i == 400)
             return fail(error, size, VISION_BAD_INPUT,
                         "the mat (%g x %g mm) does not fit a %d x %d frame from any height",
-                        s->config->mat.width_mm, s->config->mat.height_mm, cam->width,
-                        cam->height);
+                        s->config->mat.width_mm, s->config->mat.height_mm, cam->width, cam->height);
         height *= 1.02;
     }
     s->camera_height = height;
@@ -707,8 +713,7 @@ static vision_status place_layout(scene *s, char *error, size_t size)
         return fail(error, size, VISION_BAD_INPUT,
                     "the layout (%d rows x %d columns of %g mm tiles) does not fit the %g x %g mm "
                     "mat clear of its %g mm markers",
-                    s->rows, s->cols, mat->tile_mm, mat->width_mm, mat->height_mm,
-                    mat->marker_mm);
+                    s->rows, s->cols, mat->tile_mm, mat->width_mm, mat->height_mm, mat->marker_mm);
 
     /* Each tile: a little jitter (kept within the gap so that tiles never overlap), its art's
      * quarter turn, where its stack and its token lie. */
@@ -730,7 +735,7 @@ static vision_status place_layout(scene *s, char *error, size_t size)
             int random_colour =
                 truth->colour_count > 0 ? render_rng_int(&rng, 0, truth->colour_count - 1) : 0;
             if (k < st->height)
-                st->colours[k] = t->stack_known ? t->stack[k]
+                st->colours[k] = t->stack_known        ? t->stack[k]
                                  : k == st->height - 1 ? t->top
                                                        : random_colour;
         }
@@ -879,8 +884,12 @@ static vision_status apply_shadow(scene *s, double blur_mm, double darkness,
     shadow_clear(s);
     if (x1 < x0 || y1 < y0)
         return VISION_OK;
-    vision_image view = {x1 - x0 + 1, y1 - y0 + 1, s->shadow.stride, 1,
-                         s->shadow.pixels + (size_t)y0 * (size_t)s->shadow.stride + (size_t)x0, 0};
+    vision_image view = {x1 - x0 + 1,
+                         y1 - y0 + 1,
+                         s->shadow.stride,
+                         1,
+                         s->shadow.pixels + (size_t)y0 * (size_t)s->shadow.stride + (size_t)x0,
+                         0};
     vision_status status = cv_shim_blur(&view, sigma);
     if (status != VISION_OK)
         return status;
@@ -912,11 +921,13 @@ static void cast(scene *s, const vec3 *points, int count, double plane_h)
     vec3 moved[4 * CIRCLE_SEGMENTS + 8];
     for (int i = 0; i < count && i < (int)(sizeof moved / sizeof moved[0]); i++) {
         double rise = points[i].h - plane_h;
-        moved[i] = v3(points[i].x + rise * s->shadow_dx, points[i].y + rise * s->shadow_dy, plane_h);
+        moved[i] =
+            v3(points[i].x + rise * s->shadow_dx, points[i].y + rise * s->shadow_dy, plane_h);
     }
     fill_hull(s, moved, count, &s->shadow, NULL, 0);
 }
 
+/* A circle of CIRCLE_SEGMENTS points at height h0, then the same at h1: out holds 2 x that. */
 static int circle_points(double x, double y, double r, double h0, double h1, vec3 *out)
 {
     for (int i = 0; i < CIRCLE_SEGMENTS; i++) {
@@ -1009,9 +1020,9 @@ static vision_status make_papers(scene *s)
                     full.pixels[y * full.stride + x * 3 + c] = (uint8_t)s->box.paper[c];
         uint8_t *pattern = malloc((size_t)marker_px * (size_t)marker_px);
         char detail[128];
-        status = pattern ? cv_shim_aruco_marker(id, marker_px, pattern, marker_px, detail,
-                                                sizeof detail)
-                         : VISION_NOMEM;
+        status =
+            pattern ? cv_shim_aruco_marker(id, marker_px, pattern, marker_px, detail, sizeof detail)
+                    : VISION_NOMEM;
         for (int y = 0; status == VISION_OK && y < marker_px; y++)
             for (int x = 0; x < marker_px; x++)
                 if (pattern[y * marker_px + x] < 128)
@@ -1064,8 +1075,8 @@ static void token_points(const scene *s, const scene_tile *t, vec3 *out, int *co
 static void stack_points(const scene *s, const scene_tile *t, vec3 *out, int *count)
 {
     double top = t->stack_base + t->height * s->box.piece_height_mm;
-    *count = circle_points(t->stack_x, t->stack_y, s->box.piece_diameter_mm / 2, t->stack_base,
-                           top, out);
+    *count = circle_points(t->stack_x, t->stack_y, s->box.piece_diameter_mm / 2, t->stack_base, top,
+                           out);
 }
 
 static vision_status draw_shadows(scene *s, double plane_h, bool tiles)
@@ -1126,8 +1137,8 @@ static vision_status draw_tiles(scene *s, const int *order)
         vec3 top[4];
         for (int i = 0; i < 4; i++)
             top[i] = v3(art[i].x, art[i].y, TILE_THICKNESS_MM);
-        vision_status status = warp_onto(s, &s->art[s->truth->tiles[order[k]].type], NULL, top,
-                                         one, &s->tile_cover);
+        vision_status status =
+            warp_onto(s, &s->art[s->truth->tiles[order[k]].type], NULL, top, one, &s->tile_cover);
         if (status != VISION_OK)
             return status;
     }
@@ -1155,8 +1166,8 @@ static vision_status draw_tokens(scene *s, const int *order)
         vec3 top[4];
         for (int i = 0; i < 4; i++)
             top[i] = v3(c[i].x, c[i].y, h1);
-        vision_status status = warp_onto(s, &s->token_art[t->token], &s->token_alpha, top, one,
-                                         NULL);
+        vision_status status =
+            warp_onto(s, &s->token_art[t->token], &s->token_alpha, top, one, NULL);
         if (status != VISION_OK)
             return status;
     }
@@ -1203,7 +1214,7 @@ static void draw_piece(scene *s, double x, double y, double h0, double h1, const
         rim[c] = fmin(255, paint[c] * light * 0.92);
     }
     fill_polygon(s, points + CIRCLE_SEGMENTS, CIRCLE_SEGMENTS, rim, 1);
-    vec3 inner[CIRCLE_SEGMENTS];
+    vec3 inner[2 * CIRCLE_SEGMENTS]; /* circle_points gives a ring at each height */
     circle_points(x, y, r * 0.86, h1, h1, inner);
     fill_polygon(s, inner, CIRCLE_SEGMENTS, colour, 1);
 }
@@ -1273,7 +1284,7 @@ static void draw_stacks(scene *s)
         s->tiles[i].depth = saved[i];
 }
 
-/* A soft specular spot: where the light mirrors in the table towards the camera, kept on the mat. */
+/* A soft specular spot where the light mirrors in the table towards the camera, kept on the mat. */
 static void draw_glare(scene *s)
 {
     if (s->glare <= 0)
@@ -1323,11 +1334,7 @@ static void skin_tone(render_rng *rng, double bgr[3])
 {
     double depth = render_rng_uniform(rng, 0, 1); /* from fair to dark */
     double value = 0.93 - 0.62 * depth, saturation = 0.25 + 0.3 * depth;
-    double hue = render_rng_uniform(rng, 14, 28);
-    double h = hue / 60, c = value * saturation, x = c * (1 - fabs(fmod(h, 2) - 1)), m = value - c;
-    bgr[2] = 255 * (c + m);
-    bgr[1] = 255 * (x + m);
-    bgr[0] = 255 * m;
+    render_hsv(render_rng_uniform(rng, 14, 28), saturation, value, bgr);
 }
 
 static void build_hand(scene *s, render_rng *rng, int index, hand *out)
@@ -1349,24 +1356,11 @@ static void build_hand(scene *s, render_rng *rng, int index, hand *out)
     vec3 back = v3(sin(a), cos(a), 0); /* towards the camera's side: where the arm comes from */
     vec3 forward = mul3(back, -1), side = v3(-forward.y, forward.x, 0);
     int right_handed = spread < 0 ? 1 : -1; /* the thumb towards the middle */
-    double skin[3], sleeve[3], dark[3];
+    double skin[3], sleeve[3];
     skin_tone(rng, skin);
-    double sleeve_hue = render_rng_uniform(rng, 0, 360), sleeve_sat = render_rng_uniform(rng, 0.1, 0.7);
-    double sleeve_value = render_rng_uniform(rng, 0.15, 0.8);
-    {
-        double h = sleeve_hue / 60, c = sleeve_value * sleeve_sat;
-        double x = c * (1 - fabs(fmod(h, 2) - 1)), m = sleeve_value - c, r, g, b;
-        int sector = (int)h;
-        r = sector == 0 || sector == 5 ? c : sector == 1 || sector == 4 ? x : 0;
-        g = sector == 1 || sector == 2 ? c : sector == 0 || sector == 3 ? x : 0;
-        b = sector == 3 || sector == 4 ? c : sector == 2 || sector == 5 ? x : 0;
-        sleeve[0] = 255 * (b + m);
-        sleeve[1] = 255 * (g + m);
-        sleeve[2] = 255 * (r + m);
-    }
-    for (int c = 0; c < 3; c++)
-        dark[c] = skin[c] * 0.55;
-    (void)dark;
+    double sleeve_hue = render_rng_uniform(rng, 0, 360);
+    double sleeve_saturation = render_rng_uniform(rng, 0.1, 0.7);
+    render_hsv(sleeve_hue, sleeve_saturation, render_rng_uniform(rng, 0.15, 0.8), sleeve);
 
     vec3 palm_centre = add3(v3(target_x, target_y, height), mul3(forward, -55 * scale));
     out->part_count = 0;
@@ -1387,7 +1381,8 @@ static void build_hand(scene *s, render_rng *rng, int index, hand *out)
     {
         vec3 base = add3(add3(palm_centre, mul3(side, -36 * right_handed * scale)),
                          mul3(forward, -15 * scale));
-        vec3 tip = add3(add3(base, mul3(forward, 45 * scale)), mul3(side, -22 * right_handed * scale));
+        vec3 tip =
+            add3(add3(base, mul3(forward, 45 * scale)), mul3(side, -22 * right_handed * scale));
         tip.h -= 15;
         capsule *part = &out->parts[out->part_count++];
         *part = (capsule){base, tip, 11.5 * scale, 9 * scale, {0, 0, 0}, 0.9};
@@ -1398,8 +1393,8 @@ static void build_hand(scene *s, render_rng *rng, int index, hand *out)
         double t = 2 * PI * i / 16, c = cos(t), sn = sin(t);
         double e = 0.5;
         double u = copysign(pow(fabs(c), e), c), v = copysign(pow(fabs(sn), e), sn);
-        out->palm[i] = add3(add3(palm_centre, mul3(forward, u * 48 * scale)),
-                            mul3(side, v * 41 * scale));
+        out->palm[i] =
+            add3(add3(palm_centre, mul3(forward, u * 48 * scale)), mul3(side, v * 41 * scale));
         out->palm[i].h = height + 6;
     }
     memcpy(out->palm_colour, skin, sizeof skin);
@@ -1544,7 +1539,8 @@ static vision_status draw_hands(scene *s)
                 double r = e ? c->rb : c->ra;
                 for (int k = 0; k < CIRCLE_SEGMENTS; k++) {
                     double a = 2 * PI * k / CIRCLE_SEGMENTS;
-                    points[e * CIRCLE_SEGMENTS + k] = v3(end.x + r * cos(a), end.y + r * sin(a), end.h);
+                    points[e * CIRCLE_SEGMENTS + k] =
+                        v3(end.x + r * cos(a), end.y + r * sin(a), end.h);
                 }
             }
             cast(s, points, 2 * CIRCLE_SEGMENTS, 0);
@@ -1664,8 +1660,8 @@ static vision_status expose(scene *s, vision_image *frame)
     int32_t *gains = malloc(sizeof *gains * 3 * (size_t)cam->width);
     if (!gains)
         return VISION_NOMEM;
-    bool straight = cam->k1 == 0 && cam->ox == 0 && cam->oy == 0 &&
-                    s->canvas.width == cam->width && s->canvas.height == cam->height;
+    bool straight = cam->k1 == 0 && cam->ox == 0 && cam->oy == 0 && s->canvas.width == cam->width &&
+                    s->canvas.height == cam->height;
     vision_status status = VISION_OK;
     if (straight) {
         *frame = s->canvas;
@@ -1800,10 +1796,12 @@ static void fill_info(scene *s, vision_render_info *info)
     double half = mat->marker_mm / 2;
     for (int id = 0; id < 4; id++) {
         double x = (id == 1 || id == 2) ? mat->width_mm : 0, y = id >= 2 ? mat->height_mm : 0;
-        double corners[4][2] = {{x - half, y - half}, {x + half, y - half}, {x + half, y + half},
-                                {x - half, y + half}};
+        double corners[4][2] = {
+            {x - half, y - half}, {x + half, y - half}, {x + half, y + half}, {x - half, y + half}};
+        /* as seen in the frame, the lens included (as vision_register gives them) */
         for (int k = 0; k < 4; k++)
-            r->markers[id][k] = apply_homography(r->table_to_image, corners[k][0], corners[k][1]);
+            r->markers[id][k] = distort_pixel(
+                &s->cam, apply_homography(r->table_to_image, corners[k][0], corners[k][1]));
     }
     /* The true lens: vision_project and vision_unproject then speak the frame's own pixels. */
     r->focal_source = VISION_FOCAL_CALIBRATED;

@@ -102,28 +102,28 @@ int render_convex_hull(vision_point *points, int count);
 
 /* ---- a box ---- */
 
-#define RENDER_ART_PX 128  /* a tile type's art, painted upright, square */
-#define RENDER_TOKEN_PX 96 /* a token's art */
+#define RENDER_ART_PX 128   /* a tile type's art, painted upright, square */
+#define RENDER_TOKEN_PX 96  /* a token's art */
 #define RENDER_CLOTH_PX 512 /* the table's periodic texture */
 
 typedef struct render_box {
     uint64_t seed;
-    double hfov_deg;        /* the lens's horizontal field at the render width, [70, 90] */
-    double distortion_k1;   /* the lens's radial distortion, [-0.12, 0.04] */
-    double vignette;        /* darkening at the frame's corners, 0..0.25 */
+    double hfov_deg;      /* the lens's horizontal field at the render width, [70, 90] */
+    double distortion_k1; /* the lens's radial distortion, [-0.12, 0.04] */
+    double vignette;      /* darkening at the frame's corners, 0..0.25 */
     double piece_diameter_mm, piece_height_mm;
-    double piece_gloss;     /* a soft specular highlight on the adventurers' sides, 0..0.2 */
+    double piece_gloss; /* a soft specular highlight on the adventurers' sides, 0..0.2 */
     double token_mm, token_thickness_mm;
-    int token_round;        /* 1: the tokens are discs; 0: rounded squares */
-    double tile_edge[3];    /* the cardboard of the tiles' sides, BGR 0..255 */
+    int token_round;     /* 1: the tokens are discs; 0: rounded squares */
+    double tile_edge[3]; /* the cardboard of the tiles' sides, BGR 0..255 */
     double token_edge[3];
-    double paper[3];        /* the markers' white paper */
-    double ink[3];          /* the markers' black */
-    double cloth_mm;        /* the table texture's period */
-    vision_image cloth;     /* RENDER_CLOTH_PX square, periodic, covers cloth_mm */
+    double paper[3];                        /* the markers' white paper */
+    double ink[3];                          /* the markers' black */
+    double cloth_mm;                        /* the table texture's period */
+    vision_image cloth;                     /* RENDER_CLOTH_PX square, periodic, covers cloth_mm */
     vision_image tile_art[EL_TILE_TYPES];   /* RENDER_ART_PX square, upright */
     vision_image token_art[EL_TOKEN_TYPES]; /* EL_BOAT and EL_SNAKES: RENDER_TOKEN_PX square */
-    vision_image token_alpha; /* the tokens' outline (1 channel), shared by both */
+    vision_image token_alpha;               /* the tokens' outline (1 channel), shared by both */
 } render_box;
 
 /* Paints box_seed's box into *box (owned: render_box_free). VISION_NOMEM, or the shim's status
@@ -136,6 +136,9 @@ void render_box_free(render_box *box);
 /* The paint of an adventurer colour in this box (BGR 0..255): the common colour names, each a
  * little different per box. Returns 0, or -1 when the name is not one the renderer paints. */
 int render_paint(const char *name, uint64_t box_seed, double bgr[3]);
+
+/* A colour from hue (degrees), saturation and value (0..1), as BGR 0..255. */
+void render_hsv(double hue_deg, double saturation, double value, double bgr[3]);
 
 /* The names render_paint knows, comma-separated, for error messages. Static storage. */
 const char *render_paint_names(void);
