@@ -32,6 +32,17 @@ void calibration_sheet_config_default(calibration_sheet_config *config);
 vision_status calibration_markers_sheet(const calibration_sheet_config *config,
                                         vision_image *sheet);
 
+/* ---- teaching ---- */
+
+/*
+ * The documented teaching layout (`calibrate teach --print-layout`): 4 x 4 tiles holding every
+ * tile type clear of pieces, stacks of 1, 2, 3 and 4 adventurers (the colours in turn) and the
+ * boat and the snakes. VISION_BAD_INPUT for no colours, more than VISION_COLOURS_MAX, or a
+ * name empty, too long or given twice.
+ */
+vision_status calibration_teach_layout(const char *const *colours, int colour_count,
+                                       vision_el_observation *truth);
+
 /* ---- the profile ---- */
 
 #define CALIBRATION_PROFILE_FORMAT 1 /* written to every profile; newer ones are refused */

@@ -1,6 +1,8 @@
 /* Helpers the commands share: messages, ids, and finding and opening the archive. */
 #include "cli.h"
 
+#include "rules.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -124,4 +126,41 @@ db *cli_open_archive(const cli_command *command, const char *db_path, db_open_mo
         return NULL;
     }
     return archive;
+}
+
+int cli_check_seeing_game(const cli_command *command, const char *game)
+{
+    size_t count;
+    const rules_game *games = rules_games(&count);
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(games[i].id, game) == 0) {
+            if (strcmp(game, "expedition-luxor") == 0)
+                return EXIT_OK;
+            cli_error(command, "%s: not available yet: the camera reads expedition-luxor so far",
+                      game);
+            return EXIT_FAILURE_OTHER;
+        }
+    return cli_usage_error(command, "'%s' is not a game (tablescribe --help lists them)", game);
+}
+
+int cli_profile_load(const cli_command *command, const char *path, const char *game, bool taught,
+                     calibration_profile *profile)
+{
+    char error[512];
+    vision_status status = calibration_profile_load(path, profile, error, sizeof error);
+    if (status == VISION_NOT_FOUND)
+        return cli_usage_error(command, "%s: no such profile (make one with tablescribe calibrate)",
+                               path);
+    if (status != VISION_OK) {
+        cli_error(command, "%s", error);
+        return status == VISION_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_FAILURE_OTHER;
+    }
+    if (strcmp(profile->game, game) != 0)
+        return cli_usage_error(command, "%s: a profile of %s, not %s", path, profile->game, game);
+    if (taught && profile->el.images == 0)
+        return cli_usage_error(command,
+                               "%s: this profile was never taught a box (tablescribe calibrate "
+                               "teach --help)",
+                               path);
+    return EXIT_OK;
 }

@@ -2,6 +2,7 @@
 #ifndef TS_CLI_H
 #define TS_CLI_H
 
+#include "calibration.h"
 #include "db.h"
 
 #include <stdbool.h>
@@ -42,6 +43,15 @@ db *cli_open_archive(const cli_command *command, const char *db_path, db_open_mo
 /* Prints the archive's last error and returns the exit code its status calls for. */
 int cli_archive_failure(const cli_command *command, db *archive, db_status status);
 
+/* EXIT_OK when game is one the camera can see; otherwise prints why (not a game: exit 2; a game
+ * whose seeing lands later: exit 1) and returns the exit code. */
+int cli_check_seeing_game(const cli_command *command, const char *game);
+
+/* Loads the profile at path for game into *profile (taught: it must have learnt the box).
+ * Returns EXIT_OK, or prints one line naming the file and returns the exit code. */
+int cli_profile_load(const cli_command *command, const char *path, const char *game, bool taught,
+                     calibration_profile *profile);
+
 /* The command bodies. */
 int cli_games(const cli_command *command, int argc, char **argv);
 int cli_show(const cli_command *command, int argc, char **argv);
@@ -49,5 +59,7 @@ int cli_export(const cli_command *command, int argc, char **argv);
 int cli_calibrate(const cli_command *command, int argc, char **argv);
 int cli_play(const cli_command *command, int argc, char **argv);
 int cli_render(const cli_command *command, int argc, char **argv);
+int cli_recognise(const cli_command *command, int argc, char **argv);
+int cli_calibrate_teach(const cli_command *command, int argc, char **argv);
 
 #endif

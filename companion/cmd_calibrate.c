@@ -1,5 +1,5 @@
 /* tablescribe calibrate: the markers sheet, the camera (a ChArUco board), the table (the mat
- * checked on a photo); teach lands with issue 7. */
+ * checked on a photo); teach is in cmd_teach.c. */
 #include "cli.h"
 
 #include "calibration.h"
@@ -449,10 +449,7 @@ int cli_calibrate(const cli_command *command, int argc, char **argv)
         return camera(command, argc - 1, argv + 1);
     if (strcmp(step, "table") == 0)
         return table(command, argc - 1, argv + 1);
-    if (strcmp(step, "teach") == 0) {
-        cli_error(command, "%s: not available yet: it lands with issue 7 (seeing Expedition Luxor)",
-                  step);
-        return EXIT_FAILURE_OTHER;
-    }
+    if (strcmp(step, "teach") == 0)
+        return cli_calibrate_teach(command, argc - 1, argv + 1);
     return cli_usage_error(command, "'%s' is not a step: markers, camera, table or teach", step);
 }

@@ -38,10 +38,17 @@ static const cli_command commands[] = {
      "each flag with its reason, and the scores.\n",
      run_pending, "the tracker lands with issue 8 (tracking a live Expedition Luxor game)"},
     {"recognise", "print what a still image shows, as observation JSON",
-     "usage: tablescribe recognise --game G --profile P IMAGE...\n"
+     "usage: tablescribe recognise --game expedition-luxor --profile P [--timing] IMAGE...\n"
      "\n"
-     "Prints the observation of each image (DESIGN.md §3.2) as JSON.\n",
-     run_pending, "recognition lands with issue 7 (seeing Expedition Luxor)"},
+     "Prints the observation of each still image (DESIGN.md §3.2) as JSON: every tile's type,\n"
+     "the colour of each stack's top, its height where the camera angle shows it, the boat and\n"
+     "the snakes, each with its confidence, and \"unknown\" where the camera cannot tell (a\n"
+     "hand, glare) rather than a guess. With several images, one object a line, each naming its\n"
+     "\"image\". Nothing is printed unless every image is read.\n"
+     "\n"
+     "  --profile P   the profile taught for this box (tablescribe calibrate teach)\n"
+     "  --timing      the time of each stage, on standard error\n",
+     cli_recognise, NULL},
     {"calibrate", "print the markers, calibrate the camera, register the table, teach a box",
      "usage: tablescribe calibrate markers --out FILE.png [--marker-mm 40] [--dpi 300]\n"
      "       tablescribe calibrate camera --print-board FILE.png [--dpi 300]\n"
@@ -49,6 +56,8 @@ static const cli_command commands[] = {
      "       tablescribe calibrate table [--image I] --profile P [--marker-mm N] [--mat WxH]\n"
      "                                   [--tile-mm N] [--game G]\n"
      "       tablescribe calibrate teach --image I --truth O [--image I2 --truth O2 ...]\n"
+     "                                   --profile P [--game G]\n"
+     "       tablescribe calibrate teach --print-layout [--colours a,b,..] [--out LAYOUT.json]\n"
      "\n"
      "Prints the four table markers, measures the camera, records the mat, and teaches the\n"
      "pieces of your own box into a profile (created when missing, for --game G, default\n"
@@ -63,7 +72,10 @@ static const cli_command commands[] = {
      "            centres (default 560x560), --tile-mm the game's cell (default 40); with\n"
      "            --image, a photo of the table must show all four markers where the mat puts\n"
      "            them (else nothing is written), and the camera's height and tilt are shown\n"
-     "  teach     not available yet: it lands with issue 7\n",
+     "  teach     learns your box (its tiles' art, the adventurers' colours and size, the\n"
+     "            tokens) from photos of the table whose observation you give as the truth,\n"
+     "            and writes it to the profile (keeping its camera and mat). One photo of the\n"
+     "            layout --print-layout describes is enough; --out writes that layout's truth.\n",
      cli_calibrate, NULL},
     {"render", "draw an observation as a camera would see it",
      "usage: tablescribe render --game expedition-luxor --observation FILE --out IMAGE\n"
