@@ -40,13 +40,12 @@
 /* Streams of the scene's generator: one per purpose, so that a value given in the config does
  * not shift the draws of the others. */
 enum {
-    STREAM_VALUES = 1,
-    STREAM_CAMERA,
-    STREAM_LAYOUT,
-    STREAM_HANDS,
-    STREAM_EFFECTS,
-    STREAM_NOISE,
-    STREAM_TILES = 1000
+    STREAM_VALUES = 1, /* the config's open values, the camera's roll and aim, the gap */
+    STREAM_LAYOUT = 3,
+    STREAM_HANDS = 4,
+    STREAM_EFFECTS = 5, /* where the mat lies on the table cloth; the glare's spot (+100) */
+    STREAM_NOISE = 6,
+    STREAM_TILES = 1000 /* + the tile's index: its jitter, turn, stack and token */
 };
 
 void vision_render_config_default(vision_render_config *config)
@@ -529,8 +528,10 @@ static vision_status setup_camera(scene *s, char *error, size_t size)
     s->hfov = s->box.hfov_deg;
     double aspect = (double)cam->height / cam->width;
     if (s->k1 < 0) {
-        double corner_limit = 0.8 / (-3 * s->k1); /* r^2 where the slope falls to 0.2 */
-        double tan_limit = sqrt(corner_limit / (1 + aspect * aspect));
+        /* the undistorted radius where the model's slope 1 + 3 k1 r^2 falls to 0.2, and the
+         * frame radius (distorted) it shows at: the corners stay inside it */
+        double r = sqrt(0.8 / (-3 * s->k1)), corner = distort_radius(s->k1, r);
+        double tan_limit = corner / sqrt(1 + aspect * aspect);
         if (tan(s->hfov / 2 * DEG) > tan_limit)
             s->hfov = 2 * atan(tan_limit) / DEG;
     }
@@ -1240,20 +1241,14 @@ static void draw_seam(scene *s, double x, double y, double h, const double paint
     }
 }
 
-static int compare_depth(const void *a, const void *b, const scene *s)
-{
-    double da = s->tiles[*(const int *)a].depth, db = s->tiles[*(const int *)b].depth;
-    return da > db ? -1 : da < db ? 1 : *(const int *)a - *(const int *)b;
-}
-
-/* Far to near (an insertion sort: qsort has no context argument in C11). */
-static void order_by_depth(const scene *s, int *order, int count)
+/* The indices 0..count-1 ordered far to near by depth (an insertion sort, stable). */
+static void order_by_depth(const double *depth, int *order, int count)
 {
     for (int i = 0; i < count; i++)
         order[i] = i;
     for (int i = 1; i < count; i++) {
         int value = order[i], j = i - 1;
-        while (j >= 0 && compare_depth(&order[j], &value, s) > 0) {
+        while (j >= 0 && depth[order[j]] < depth[value]) {
             order[j + 1] = order[j];
             j--;
         }
@@ -1264,12 +1259,10 @@ static void order_by_depth(const scene *s, int *order, int count)
 static void draw_stacks(scene *s)
 {
     int order[VISION_EL_TILES_MAX];
-    double saved[VISION_EL_TILES_MAX];
-    for (int i = 0; i < s->truth->tile_count; i++) {
-        saved[i] = s->tiles[i].depth;
-        s->tiles[i].depth = depth_of(&s->cam, v3(s->tiles[i].stack_x, s->tiles[i].stack_y, 0));
-    }
-    order_by_depth(s, order, s->truth->tile_count);
+    double depth[VISION_EL_TILES_MAX] = {0};
+    for (int i = 0; i < s->truth->tile_count; i++)
+        depth[i] = depth_of(&s->cam, v3(s->tiles[i].stack_x, s->tiles[i].stack_y, 0));
+    order_by_depth(depth, order, s->truth->tile_count);
     for (int k = 0; k < s->truth->tile_count; k++) {
         const scene_tile *t = &s->tiles[order[k]];
         double h = s->box.piece_height_mm;
@@ -1280,8 +1273,6 @@ static void draw_stacks(scene *s)
             draw_seam(s, t->stack_x, t->stack_y, t->stack_base + p * h,
                       s->paint[t->colours[p - 1]]);
     }
-    for (int i = 0; i < s->truth->tile_count; i++)
-        s->tiles[i].depth = saved[i];
 }
 
 /* A soft specular spot where the light mirrors in the table towards the camera, kept on the mat. */
@@ -1913,7 +1904,10 @@ vision_status vision_el_render(const vision_render_config *config,
     if (status == VISION_OK)
         status = make_papers(s);
     int order[VISION_EL_TILES_MAX];
-    order_by_depth(s, order, truth->tile_count);
+    double depth[VISION_EL_TILES_MAX] = {0};
+    for (int i = 0; i < truth->tile_count; i++)
+        depth[i] = s->tiles[i].depth;
+    order_by_depth(depth, order, truth->tile_count);
     if (status == VISION_OK)
         status = draw_table(s);
     if (status == VISION_OK)
