@@ -265,39 +265,95 @@ void el_table_median(const vision_image *frame, const vision_registration *regis
 
 /* The tiles' turn: the dominant direction, folded into a quarter turn, of the edges between
  * what is mat and what is not. */
+/* The mask with gaps of up to `reach` pixels closed (a dilation then an erosion by a square
+ * of side 2 reach + 1) and then its holes filled: the layout as one solid outline. */
+static uint8_t *solid_layout(const el_table *table, int reach)
+{
+    int w = table->width, h = table->height;
+    size_t n = (size_t)w * (size_t)h;
+    uint8_t *a = malloc(n), *b = malloc(n);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return NULL;
+    }
+    memcpy(a, table->foreground, n);
+    for (int pass = 0; pass < 4; pass++) { /* dilate x, dilate y, erode x, erode y */
+        bool dilate = pass < 2, along_x = pass % 2 == 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                uint8_t value = dilate ? 0 : 1;
+                for (int d = -reach; d <= reach; d++) {
+                    int xx = along_x ? x + d : x, yy = along_x ? y : y + d;
+                    uint8_t v = xx < 0 || yy < 0 || xx >= w || yy >= h ? 0 : a[(size_t)yy * w + xx];
+                    value = dilate ? (uint8_t)(value | v) : (uint8_t)(value & v);
+                }
+                b[(size_t)y * w + x] = value;
+            }
+        uint8_t *t = a;
+        a = b;
+        b = t;
+    }
+    free(b);
+    el_table solid = *table;
+    solid.foreground = a;
+    if (!fill_holes(&solid)) {
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
 static double dominant_angle(const el_table *table)
 {
-    enum { BINS = 360 }; /* a quarter of a turn in quarter degrees */
-    double histogram[BINS] = {0};
     int w = table->width, h = table->height;
-    /* A 3x3 sum smooths the mask's staircase edges so that their direction shows. */
-    for (int y = 2; y < h - 2; y++)
-        for (int x = 2; x < w - 2; x++) {
-            const uint8_t *f = table->foreground + (size_t)y * (size_t)w + (size_t)x;
-            int gx = 0, gy = 0;
-            for (int d = -1; d <= 1; d++) {
-                gx += f[d * w + 2] - f[d * w - 2] + f[d * w + 1] - f[d * w - 1];
-                gy += f[2 * w + d] - f[-2 * w + d] + f[w + d] - f[-w + d];
-            }
-            if (gx == 0 && gy == 0)
-                continue;
-            double angle = atan2((double)gy, (double)gx) * 180.0 / PI; /* -180..180 */
-            double folded = fmod(angle + 360.0 + 45.0, 90.0) - 45.0;   /* -45..45 */
-            int bin = (int)((folded + 45.0) * 4.0) % BINS;
-            histogram[bin] += sqrt((double)(gx * gx + gy * gy));
-        }
-    int best = 0;
-    double best_value = -1.0;
-    for (int i = 0; i < BINS; i++) {
-        double smoothed = 0.0;
-        for (int d = -3; d <= 3; d++)
-            smoothed += histogram[(i + d + BINS) % BINS] * (4 - abs(d));
-        if (smoothed > best_value) {
-            best_value = smoothed;
-            best = i;
+    /* The outline of the layout made solid: the gaps between tiles and the pictograms that the
+     * mat's colour let through would otherwise add edges in every direction. */
+    uint8_t *solid = solid_layout(table, 3);
+    const uint8_t *mask = solid ? solid : table->foreground;
+    /* Smoothed by a 7x7 box (through an integral image) so that the staircase of a slanted
+     * edge reads as its slant; then the edges' mean direction over a quarter turn, as the
+     * angle of the mean of (cos 4a, sin 4a) weighted by strength. */
+    enum { BOX = 3 };
+    uint32_t *sums = calloc((size_t)(w + 1) * (size_t)(h + 1), sizeof *sums);
+    if (!sums) {
+        free(solid);
+        return 0.0;
+    }
+    for (int y = 0; y < h; y++) {
+        uint32_t row = 0;
+        for (int x = 0; x < w; x++) {
+            row += mask[(size_t)y * (size_t)w + (size_t)x];
+            sums[(size_t)(y + 1) * (size_t)(w + 1) + (size_t)(x + 1)] =
+                sums[(size_t)y * (size_t)(w + 1) + (size_t)(x + 1)] + row;
         }
     }
-    return ((best + 0.5) / 4.0 - 45.0) * PI / 180.0;
+#define BOX_AT(x, y)                                                                            \
+    ((double)sums[(size_t)((y) + BOX + 1) * (size_t)(w + 1) + (size_t)((x) + BOX + 1)] -        \
+     sums[(size_t)((y) - BOX) * (size_t)(w + 1) + (size_t)((x) + BOX + 1)] -                   \
+     sums[(size_t)((y) + BOX + 1) * (size_t)(w + 1) + (size_t)((x) - BOX)] +                   \
+     sums[(size_t)((y) - BOX) * (size_t)(w + 1) + (size_t)((x) - BOX)])
+    double c4 = 0.0, s4 = 0.0;
+    for (int y = BOX + 3; y < h - BOX - 3; y++)
+        for (int x = BOX + 3; x < w - BOX - 3; x++) {
+            if (mask[(size_t)y * (size_t)w + (size_t)x] ==
+                    mask[(size_t)y * (size_t)w + (size_t)x + 1] &&
+                mask[(size_t)y * (size_t)w + (size_t)x] ==
+                    mask[(size_t)(y + 1) * (size_t)w + (size_t)x])
+                continue; /* only near the outline */
+            double gx = BOX_AT(x + 2, y) - BOX_AT(x - 2, y);
+            double gy = BOX_AT(x, y + 2) - BOX_AT(x, y - 2);
+            double strength = sqrt(gx * gx + gy * gy);
+            if (strength == 0.0)
+                continue;
+            double a = atan2(gy, gx);
+            c4 += strength * cos(4.0 * a);
+            s4 += strength * sin(4.0 * a);
+        }
+#undef BOX_AT
+    free(sums);
+    free(solid);
+    return atan2(s4, c4) / 4.0;
 }
 
 /* The mask turned so that the grid's axes are the image's: rotated[v][u] is the table point
@@ -400,7 +456,7 @@ static bool between_tiles(const coarse_cells *cells, double u, double v, int axi
 }
 
 static void gap_profiles(const el_table *table, double angle, const double low[2],
-                         const double high[2], int bins, const coarse_cells *cells,
+                         const double high[2], int bins, const coarse_cells *cells, int stride,
                          float *share[2])
 {
     double cx = table->width / 2.0, cy = table->height / 2.0;
@@ -421,8 +477,8 @@ static void gap_profiles(const el_table *table, double angle, const double low[2
     }
     int x0 = (int)fmax(0, floor(x_low)), x1 = (int)fmin(table->width - 1, ceil(x_high));
     int y0 = (int)fmax(0, floor(y_low)), y1 = (int)fmin(table->height - 1, ceil(y_high));
-    for (int y = y0; y <= y1; y++)
-        for (int x = x0; x <= x1; x++) {
+    for (int y = y0; y <= y1; y += stride)
+        for (int x = x0; x <= x1; x += stride) {
             double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
             double u = dx * cu + dy * su, v = -dx * su + dy * cu;
             if (u < low[0] || u >= high[0] || v < low[1] || v >= high[1])
@@ -445,12 +501,20 @@ static void gap_profiles(const el_table *table, double angle, const double low[2
 
 /* The interior gap lines along one axis: the pitch and the first line's place (mm from low)
  * that put the most mat under `lines` lines; their mean share of mat. */
+typedef struct comb_search {
+    double pitch_reach, pitch_step; /* pitches tried: the guess ± reach */
+    double first_reach, first_step; /* first lines tried: the guess ± reach */
+} comb_search;
+
 static double comb_fit(const float *share, int bins, int lines, double pitch_guess,
-                       double first_guess, double *pitch, double *first)
+                       double first_guess, const comb_search *search, double *pitch,
+                       double *first)
 {
     double best = -1.0;
-    for (double p = pitch_guess - 0.75; p <= pitch_guess + 0.75 + 1e-9; p += 0.05)
-        for (double f = first_guess - 3.0; f <= first_guess + 3.0 + 1e-9; f += 0.25) {
+    for (double p = pitch_guess - search->pitch_reach; p <= pitch_guess + search->pitch_reach + 1e-9;
+         p += search->pitch_step)
+        for (double f = first_guess - search->first_reach;
+             f <= first_guess + search->first_reach + 1e-9; f += search->first_step) {
             double sum = 0.0;
             for (int k = 0; k < lines; k++) {
                 double at = (f + k * p) * PROFILE_BINS_PER_MM;
@@ -547,21 +611,43 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
     double best_score = -1.0, best_angle = angle;
     double best_pitch[2] = {pitch, pitch}, best_first[2] = {firsts[0], firsts[1]};
     if (lines[0] > 0 || lines[1] > 0) {
-        for (double a = angle - 1.0 * PI / 180.0; a <= angle + 1.0 * PI / 180.0 + 1e-9;
-             a += 0.2 * PI / 180.0) {
-            gap_profiles(table, a, low, high, bins, cells, share);
-            double score = 0.0, p[2] = {pitch, pitch}, f[2] = {firsts[0], firsts[1]};
-            for (int axis = 0; axis < 2; axis++)
-                if (lines[axis] > 0)
-                    score += comb_fit(share[axis], bins, lines[axis], pitch, firsts[axis],
-                                      &p[axis], &f[axis]);
-            if (score > best_score) {
-                best_score = score;
-                best_angle = a;
-                for (int axis = 0; axis < 2; axis++) {
-                    best_pitch[axis] = p[axis];
-                    best_first[axis] = f[axis];
+        /* Wide and coarse (the edges' direction may be a few degrees out when pictograms'
+         * edges outweigh the layout's), then narrow and fine around the best. */
+        static const struct {
+            double reach_deg, step_deg;
+            int stride;
+            comb_search comb;
+        } stages[2] = {{1.5, 0.5, 2, {0.75, 0.15, 21.0, 0.5}}, {0.5, 0.1, 1, {0.3, 0.05, 1.5, 0.25}}};
+        double centre = angle;
+        double guess_pitch[2] = {pitch, pitch}, guess_first[2] = {firsts[0], firsts[1]};
+        for (int stage = 0; stage < 2; stage++) {
+            comb_search comb = stages[stage].comb;
+            if (stage == 0)
+                comb.first_reach = pitch / 2.0;
+            best_score = -1.0;
+            for (double a = centre - stages[stage].reach_deg * PI / 180.0;
+                 a <= centre + stages[stage].reach_deg * PI / 180.0 + 1e-9;
+                 a += stages[stage].step_deg * PI / 180.0) {
+                gap_profiles(table, a, low, high, bins, cells, stages[stage].stride, share);
+                double score = 0.0, p[2] = {guess_pitch[0], guess_pitch[1]},
+                       f[2] = {guess_first[0], guess_first[1]};
+                for (int axis = 0; axis < 2; axis++)
+                    if (lines[axis] > 0)
+                        score += comb_fit(share[axis], bins, lines[axis], guess_pitch[axis],
+                                          guess_first[axis], &comb, &p[axis], &f[axis]);
+                if (score > best_score) {
+                    best_score = score;
+                    best_angle = a;
+                    for (int axis = 0; axis < 2; axis++) {
+                        best_pitch[axis] = p[axis];
+                        best_first[axis] = f[axis];
+                    }
                 }
+            }
+            centre = best_angle;
+            for (int axis = 0; axis < 2; axis++) {
+                guess_pitch[axis] = best_pitch[axis];
+                guess_first[axis] = best_first[axis];
             }
         }
     }

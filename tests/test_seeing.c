@@ -1,0 +1,281 @@
+/* Seeing Expedition Luxor: the recogniser's stages on renders whose truth is known (the grid, the
+ * art's turn and light, reading the types back), teaching, and the refusals. How well it reads
+ * unseen photos is measured by bench/bench_seeing, not asserted here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "calibration.h"
+#include "el_internal.h"
+#include "vision.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const colours[] = {"orange", "black", "grey", "yellow"};
+
+/* A render of truth with its registration; the scene without glare, lightly tilted. */
+typedef struct photo {
+    vision_render_config config;
+    vision_render_info info;
+    vision_image frame;
+    vision_registration registration;
+} photo;
+
+static void take(photo *p, const vision_el_observation *truth, uint64_t box, uint64_t scene)
+{
+    vision_render_config_default(&p->config);
+    p->config.box_seed = box;
+    p->config.scene_seed = scene;
+    p->config.glare = 0.0;
+    p->config.tilt_deg = 15.0;
+    char error[256];
+    assert_int_equal(vision_el_render(&p->config, truth, &p->frame, &p->info, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(vision_register(&p->frame, &p->config.mat, NULL, &p->registration, error,
+                                     sizeof error),
+                     VISION_OK);
+}
+
+/* A 6 x 7 layout of every type in turn, nothing on it. */
+static void plain_layout(vision_el_observation *truth)
+{
+    memset(truth, 0, sizeof *truth);
+    for (int i = 0; i < 42; i++) {
+        vision_el_tile *t = &truth->tiles[truth->tile_count++];
+        t->row = i / 7;
+        t->col = i % 7;
+        t->type = (i * 5) % EL_TILE_TYPES;
+        t->top = VISION_NONE;
+        t->token = EL_NO_TOKEN;
+        for (int k = 0; k < 4; k++)
+            t->confidence[k] = 1.0f;
+    }
+}
+
+static void test_seeing_grid_puts_every_tile_in_its_cell(void **state)
+{
+    (void)state;
+    static vision_el_observation truth;
+    plain_layout(&truth);
+    for (uint64_t scene = 1; scene <= 3; scene++) {
+        photo p;
+        take(&p, &truth, 5, scene);
+        char error[256];
+        el_balance balance;
+        assert_int_equal(el_balance_measure(&p.frame, &p.registration, &p.config.mat, &balance,
+                                            error, sizeof error),
+                         VISION_OK);
+        float mat_colour[3];
+        el_table_median(&p.frame, &p.registration, &p.config.mat, &balance, mat_colour);
+        el_table table;
+        assert_int_equal(el_table_read(&p.frame, &p.registration, &p.config.mat, &balance,
+                                       mat_colour, &table),
+                         VISION_OK);
+        el_grid grid;
+        assert_int_equal(el_grid_find(&table, &p.config.mat, &grid), VISION_OK);
+        int row0 = 0, col0 = 0;
+        for (int i = 0; i < truth.tile_count; i++) {
+            int row, col;
+            double u, v;
+            el_grid_locate(&grid, p.info.tiles[i].x_mm, p.info.tiles[i].y_mm, &row, &col, &u, &v);
+            if (i == 0) {
+                row0 = row;
+                col0 = col;
+            }
+            /* The same cell as the truth says, and its centre within 4 mm of the tile's (tiles lie
+             * a millimetre or so off any grid; reading a tile's art looks 1.2 mm either way). */
+            assert_int_equal(row - row0, truth.tiles[i].row);
+            assert_int_equal(col - col0, truth.tiles[i].col);
+            assert_true(fabs(u) * grid.pitch_mm < 4.0);
+            assert_true(fabs(v) * grid.pitch_mm < 4.0);
+            assert_true(grid.tile[row][col]);
+        }
+        /* The turn of the layout, within half a degree of the tiles' mean. */
+        double mean = 0.0;
+        for (int i = 0; i < truth.tile_count; i++)
+            mean += p.info.tiles[i].angle_deg;
+        mean /= truth.tile_count;
+        assert_true(fabs(grid.angle * 180.0 / 3.14159265358979 - mean) < 0.5);
+        el_table_free(&table);
+        vision_image_free(&p.frame);
+    }
+}
+
+static void random_patch(el_patch *patch, unsigned seed)
+{
+    srand(seed);
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++)
+            for (int c = 0; c < 3; c++)
+                patch->colour[y][x][c] = (float)((rand() % 1000) / 1000.0 * 0.8 + 0.1);
+}
+
+static void test_seeing_patch_distance_finds_the_turn_and_the_light(void **state)
+{
+    (void)state;
+    el_patch art;
+    random_patch(&art, 7);
+    for (int q = 0; q < 4; q++) {
+        el_patch seen;
+        for (int y = 0; y < EL_PATCH; y++)
+            for (int x = 0; x < EL_PATCH; x++) {
+                const float *a = el_patch_turned(&art, q, x, y);
+                for (int c = 0; c < 3; c++) /* a dimmer lamp and a little glare */
+                    seen.colour[y][x][c] = 0.8f * a[c] + 0.1f;
+            }
+        el_match match;
+        double distance = el_patch_distance(&seen, &art, &match);
+        assert_int_equal(match.quarter_turns, q);
+        assert_true(distance < 1e-3);
+        assert_true(fabs(match.gain - 0.8f) < 0.01f);
+        assert_true(fabs(match.offset - 0.1f) < 0.01f);
+        assert_true(match.outliers == 0.0);
+    }
+    /* Another art is far, and mostly outliers. */
+    el_patch other;
+    random_patch(&other, 8);
+    el_match match;
+    assert_true(el_patch_distance(&other, &art, &match) > 0.5);
+}
+
+static void test_seeing_types_read_back_from_the_teaching_photo(void **state)
+{
+    (void)state;
+    static vision_el_observation layout, seen;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    photo p;
+    take(&p, &layout, 1, 7);
+    static vision_el_model model;
+    vision_el_model_init(&model);
+    char error[256];
+    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &layout, &model,
+                                     error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(model.images, 1);
+    for (int type = 0; type < EL_TILE_TYPES; type++)
+        assert_int_equal(model.type_samples[type], 1 + (type == EL_MOUNTAIN)); /* clear ones */
+    assert_int_equal(model.token_samples[EL_BOAT] > 0, 1);
+    assert_int_equal(model.token_samples[EL_SNAKES] > 0, 1);
+    vision_el_timing timing;
+    assert_int_equal(vision_el_recognise(&p.frame, &p.registration, &p.config.mat, &model, &seen,
+                                         &timing, error, sizeof error),
+                     VISION_OK);
+    /* Every tile without pieces on it is read as the type it was taught as. */
+    int clean = 0, right = 0;
+    for (int i = 0; i < layout.tile_count; i++) {
+        const vision_el_tile *t = &layout.tiles[i];
+        if (t->height > 0 || t->token != EL_NO_TOKEN)
+            continue;
+        clean++;
+        for (int j = 0; j < seen.tile_count; j++)
+            right += seen.tiles[j].row == t->row && seen.tiles[j].col == t->col &&
+                     seen.tiles[j].type == t->type;
+    }
+    assert_int_equal(right, clean);
+    assert_true(timing.total_ms > 0.0);
+    vision_image_free(&p.frame);
+}
+
+static void test_seeing_refuses_what_it_was_not_taught(void **state)
+{
+    (void)state;
+    static vision_el_observation layout, seen;
+    static vision_el_model model;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    photo p;
+    take(&p, &layout, 2, 3);
+    vision_el_model_init(&model);
+    char error[256] = "";
+    assert_int_equal(vision_el_recognise(&p.frame, &p.registration, &p.config.mat, &model, &seen,
+                                         NULL, error, sizeof error),
+                     VISION_NOT_TAUGHT);
+    assert_non_null(strstr(error, "lake"));
+    vision_image_free(&p.frame);
+}
+
+static void test_seeing_refuses_a_truth_the_photo_does_not_show(void **state)
+{
+    (void)state;
+    static vision_el_observation layout, wrong;
+    static vision_el_model model;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    photo p;
+    take(&p, &layout, 2, 4);
+    wrong = layout;
+    vision_el_tile *far = &wrong.tiles[wrong.tile_count++];
+    *far = wrong.tiles[0];
+    far->row = 9;
+    far->col = 9;
+    vision_el_model_init(&model);
+    char error[256] = "";
+    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &wrong, &model,
+                                     error, sizeof error),
+                     VISION_BAD_INPUT);
+    assert_non_null(strstr(error, "row 9, column 9"));
+    assert_int_equal(model.images, 0); /* nothing learnt from a refused photo */
+    vision_image_free(&p.frame);
+}
+
+static void test_seeing_refuses_markers_without_contrast(void **state)
+{
+    (void)state;
+    static vision_el_observation layout;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    photo p;
+    take(&p, &layout, 2, 5);
+    /* The same registration over a grey frame: no white paper, no black squares. */
+    memset(p.frame.pixels, 128, (size_t)p.frame.stride * (size_t)p.frame.height);
+    el_balance balance;
+    char error[256] = "";
+    assert_int_equal(el_balance_measure(&p.frame, &p.registration, &p.config.mat, &balance, error,
+                                        sizeof error),
+                     VISION_BAD_INPUT);
+    assert_non_null(strstr(error, "markers"));
+    vision_image_free(&p.frame);
+}
+
+static void test_seeing_teach_layout_refuses_bad_colours(void **state)
+{
+    (void)state;
+    static vision_el_observation layout;
+    const char *twice[] = {"orange", "orange"};
+    const char *empty[] = {""};
+    assert_int_equal(calibration_teach_layout(twice, 2, &layout), VISION_BAD_INPUT);
+    assert_int_equal(calibration_teach_layout(empty, 1, &layout), VISION_BAD_INPUT);
+    assert_int_equal(calibration_teach_layout(colours, 0, &layout), VISION_BAD_INPUT);
+    assert_int_equal(calibration_teach_layout(colours, 2, &layout), VISION_OK);
+    /* Stacks of 1 to 4, the colours in turn, and every type without pieces somewhere. */
+    int stacks = 0, clean_types = 0;
+    bool seen_type[EL_TILE_TYPES] = {false};
+    for (int i = 0; i < layout.tile_count; i++) {
+        const vision_el_tile *t = &layout.tiles[i];
+        if (t->height > 0) {
+            assert_int_equal(t->height, ++stacks);
+            assert_int_equal(t->top, (stacks - 1) % 2);
+        } else if (t->token == EL_NO_TOKEN && !seen_type[t->type]) {
+            seen_type[t->type] = true;
+            clean_types++;
+        }
+    }
+    assert_int_equal(stacks, 4);
+    assert_int_equal(clean_types, EL_TILE_TYPES);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seeing_grid_puts_every_tile_in_its_cell),
+        cmocka_unit_test(test_seeing_patch_distance_finds_the_turn_and_the_light),
+        cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
+        cmocka_unit_test(test_seeing_refuses_what_it_was_not_taught),
+        cmocka_unit_test(test_seeing_refuses_a_truth_the_photo_does_not_show),
+        cmocka_unit_test(test_seeing_refuses_markers_without_contrast),
+        cmocka_unit_test(test_seeing_teach_layout_refuses_bad_colours),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
