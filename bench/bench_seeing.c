@@ -545,6 +545,7 @@ static int compare(const vision_el_observation *truth, const vision_el_observati
 
 enum {
     BIN_ALL,
+    BIN_READ,
     BIN_TILT_0,
     BIN_TILT_10,
     BIN_TILT_20,
@@ -564,6 +565,7 @@ enum {
 
 static const char *const bin_names[BIN_COUNT] = {
     [BIN_ALL] = "all images",
+    [BIN_READ] = "images read",
     [BIN_TILT_0] = "tilt 0-10 deg",
     [BIN_TILT_10] = "tilt 10-20 deg",
     [BIN_TILT_20] = "tilt 20-35 deg",
@@ -580,11 +582,15 @@ static const char *const bin_names[BIN_COUNT] = {
     [BIN_HANDS] = "1-2 hands",
 };
 
-/* The bins an image of these conditions counts in (BIN_ALL first). Returns how many. */
-static int bins_of(const scene_condition *c, int bins[8])
+/* The bins an image of these conditions counts in (BIN_ALL first; BIN_READ when registration
+ * and recognition took it, so that what the recogniser reads shows apart from what it was
+ * never given). Returns how many. */
+static int bins_of(const scene_condition *c, bool read, int bins[9])
 {
     int n = 0;
     bins[n++] = BIN_ALL;
+    if (read)
+        bins[n++] = BIN_READ;
     bins[n++] = c->tilt_deg < 10.0 ? BIN_TILT_0 : c->tilt_deg < 20.0 ? BIN_TILT_10 : BIN_TILT_20;
     /* the renderer raises the camera above its drawn height until the whole mat is in view */
     bins[n++] = c->camera_height_mm < 800.0    ? BIN_CAMERA_LOW
@@ -740,7 +746,9 @@ static int compare_records(const void *a, const void *b)
 
 static void print_condition_table(const tally bins[BIN_COUNT])
 {
-    printf("\nper condition (shares right; an element unknown is not right):\n");
+    printf("\nper condition (shares right; an element unknown is not right; \"images read\": "
+           "those registration and recognition took, so the recogniser's reading apart from "
+           "the images it was never given; the conditions below count every image):\n");
     printf("  %-22s %6s %8s %8s %8s %8s %8s %6s %7s %9s\n", "condition", "images", "exact",
            "type", "top", "height", "token", "extra", "failed", "conf.wrong");
     for (int b = 0; b < BIN_COUNT; b++) {
@@ -912,8 +920,8 @@ static int accuracy(const accuracy_options *options)
             record->failed = one.failed;
             record->exact = one.exact;
             if (stage != 0) {
-                int b_list[8];
-                int n = bins_of(&record->condition, b_list);
+                int b_list[9];
+                int n = bins_of(&record->condition, have_seen, b_list);
                 for (int k = 0; k < n; k++)
                     tally_add(&bins[b_list[k]], &one);
             } else {
@@ -987,6 +995,17 @@ static int accuracy(const accuracy_options *options)
     printf("  confident but wrong   %8.3f%% of %ld elements reported with confidence >= %.1f "
            "(target < 0.1%%: %s)\n",
            honesty, all->confident, (double)CONFIDENT, met(honesty, 0.1 - 1e-12, false));
+
+    const tally *read = &bins[BIN_READ];
+    if (read->images < all->images)
+        printf("  over the %ld images read alone (registered and recognised): type %.3f%%, "
+               "top %.3f%%, height %.3f%%, exact %.1f%%\n",
+               read->images,
+               share(read->type.right, read->type.right + read->type.wrong + read->type.unknown),
+               share(read->top.right, read->top.right + read->top.wrong + read->top.unknown),
+               share(read->height.right,
+                     read->height.right + read->height.wrong + read->height.unknown),
+               share(read->exact, read->images));
 
     printf("\nevery element (an unknown one is neither right nor wrong):\n");
     print_rwu("tile type", &all->type, NULL);
