@@ -259,9 +259,10 @@ typedef struct vision_render_info {
     int tile_count;                 /* the truth's tiles, in its order */
     struct {
         double x_mm, y_mm;          /* the tile's centre on the table */
-        double angle_deg;           /* its turn against the mat */
-        double stack_x_mm, stack_y_mm; /* where its stack stands */
-        int quarter_turns;          /* how its art is turned, 0..3 */
+        double angle_deg;           /* its turn against the mat, from +x towards +y (clockwise
+                                       on a rectified view, whose y runs down) */
+        double stack_x_mm, stack_y_mm; /* where its stack stands (its centre with no stack) */
+        int quarter_turns;          /* how its art is turned, 0..3, the same way as angle_deg */
         double hand_cover;          /* the share of the tile under a hand or arm, 0..1 */
     } tiles[VISION_EL_TILES_MAX];
 } vision_render_info;
