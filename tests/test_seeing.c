@@ -87,12 +87,13 @@ static void test_seeing_grid_puts_every_tile_in_its_cell(void **state)
                 row0 = row;
                 col0 = col;
             }
-            /* The same cell as the truth says, and its centre within 4 mm of the tile's (tiles lie
-             * a millimetre or so off any grid; reading a tile's art looks 1.2 mm either way). */
+            /* The same cell as the truth says, and its centre within 5 mm (an eighth of a tile) of
+             * the tile's: tiles lie a millimetre or so off any grid, and reading a tile's art
+             * looks 1.2 mm either way. */
             assert_int_equal(row - row0, truth.tiles[i].row);
             assert_int_equal(col - col0, truth.tiles[i].col);
-            assert_true(fabs(u) * grid.pitch_mm < 4.0);
-            assert_true(fabs(v) * grid.pitch_mm < 4.0);
+            assert_true(fabs(u) * grid.pitch_mm < 5.0);
+            assert_true(fabs(v) * grid.pitch_mm < 5.0);
             assert_true(grid.tile[row][col]);
         }
         /* The turn of the layout, within half a degree of the tiles' mean. */

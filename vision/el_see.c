@@ -133,11 +133,12 @@ static bool on_marker_paper(const vision_mat *mat, double x, double y)
 
 /*
  * How far a colour is from the mat's under any light the table may have: the mat darkened by a
- * shadow or brightened by the lamp (times 0.4..2), plus a little white glare on top (0.25).
+ * shadow or brightened by the lamp (times 0.4..1.6), plus a little white glare on top (0.1):
+ * more would let a dark wooden table brightened pass for sand-coloured tiles.
  */
 static float mat_distance(const float p[3], const float m[3])
 {
-    const float a_low = 0.4f, a_high = 2.0f, b_high = 0.25f;
+    const float a_low = 0.4f, a_high = 1.6f, b_high = 0.1f;
     float mm = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
     float pm = p[0] * m[0] + p[1] * m[1] + p[2] * m[2];
     float pw = p[0] + p[1] + p[2], mw = m[0] + m[1] + m[2];
@@ -304,56 +305,82 @@ static uint8_t *solid_layout(const el_table *table, int reach)
     return a;
 }
 
+/* Bins as wide as the points' spacing, or a grid's own rows would make every axis-aligned
+ * projection look sharp. */
+#define PROJECTION_BIN_MM 2.0
+
+/* How sharply the points' projection on the axis at angle steps: the
+ * layout's outline is made of tile edges, so its projections are steps at the right angle. */
+static double projection_sharpness(const float *points, int count, double angle, int bins,
+                                   double reach, int *histogram)
+{
+    double c = cos(angle), s = sin(angle), sharpness = 0.0;
+    for (int axis = 0; axis < 2; axis++) {
+        memset(histogram, 0, sizeof(int) * (size_t)bins);
+        for (int i = 0; i < count; i++) {
+            double x = points[2 * i], y = points[2 * i + 1];
+            double along = axis == 0 ? x * c + y * s : -x * s + y * c;
+            int bin = (int)((along + reach) / PROJECTION_BIN_MM);
+            if (bin >= 0 && bin < bins)
+                histogram[bin]++;
+        }
+        for (int b = 1; b < bins; b++) {
+            double step = histogram[b] - histogram[b - 1];
+            sharpness += step * step;
+        }
+    }
+    return sharpness;
+}
+
+/* The tiles' turn against the mat, within MAX_TURN_DEG: the angle at which the projections of
+ * the layout, made solid, are sharpest. */
+#define MAX_TURN_DEG 12.0
+
 static double dominant_angle(const el_table *table)
 {
     int w = table->width, h = table->height;
-    /* The outline of the layout made solid: the gaps between tiles and the pictograms that the
-     * mat's colour let through would otherwise add edges in every direction. */
+    /* Gaps between tiles and pictograms that the mat's colour let through closed and filled:
+     * only the layout's outline is left to give the direction. */
     uint8_t *solid = solid_layout(table, 3);
     const uint8_t *mask = solid ? solid : table->foreground;
-    /* Smoothed by a 7x7 box (through an integral image) so that the staircase of a slanted
-     * edge reads as its slant; then the edges' mean direction over a quarter turn, as the
-     * angle of the mean of (cos 4a, sin 4a) weighted by strength. */
-    enum { BOX = 3 };
-    uint32_t *sums = calloc((size_t)(w + 1) * (size_t)(h + 1), sizeof *sums);
-    if (!sums) {
-        free(solid);
-        return 0.0;
-    }
-    for (int y = 0; y < h; y++) {
-        uint32_t row = 0;
-        for (int x = 0; x < w; x++) {
-            row += mask[(size_t)y * (size_t)w + (size_t)x];
-            sums[(size_t)(y + 1) * (size_t)(w + 1) + (size_t)(x + 1)] =
-                sums[(size_t)y * (size_t)(w + 1) + (size_t)(x + 1)] + row;
+    enum { STRIDE = 2 };
+    int count = 0;
+    for (int y = 0; y < h; y += STRIDE)
+        for (int x = 0; x < w; x += STRIDE)
+            count += mask[(size_t)y * (size_t)w + (size_t)x] != 0;
+    double reach = sqrt((double)w * w + (double)h * h) / 2.0 + 2.0;
+    int bins = (int)(2.0 * reach / PROJECTION_BIN_MM) + 1;
+    float *points = malloc(sizeof(float) * 2 * (size_t)(count + 1));
+    int *histogram = malloc(sizeof(int) * (size_t)bins);
+    double best_angle = 0.0;
+    if (points && histogram && count > 0) {
+        int n = 0;
+        for (int y = 0; y < h; y += STRIDE)
+            for (int x = 0; x < w; x += STRIDE)
+                if (mask[(size_t)y * (size_t)w + (size_t)x]) {
+                    points[2 * n] = (float)(x + 0.5 - w / 2.0);
+                    points[2 * n + 1] = (float)(y + 0.5 - h / 2.0);
+                    n++;
+                }
+        double best = -1.0, step = 0.25, low = -MAX_TURN_DEG, high = MAX_TURN_DEG;
+        for (int stage = 0; stage < 2; stage++) {
+            for (double a = low; a <= high + 1e-9; a += step) {
+                double sharpness =
+                    projection_sharpness(points, n, a * PI / 180.0, bins, reach, histogram);
+                if (sharpness > best) {
+                    best = sharpness;
+                    best_angle = a;
+                }
+            }
+            low = best_angle - step;
+            high = best_angle + step;
+            step = 0.05;
         }
     }
-#define BOX_AT(x, y)                                                                            \
-    ((double)sums[(size_t)((y) + BOX + 1) * (size_t)(w + 1) + (size_t)((x) + BOX + 1)] -        \
-     sums[(size_t)((y) - BOX) * (size_t)(w + 1) + (size_t)((x) + BOX + 1)] -                   \
-     sums[(size_t)((y) + BOX + 1) * (size_t)(w + 1) + (size_t)((x) - BOX)] +                   \
-     sums[(size_t)((y) - BOX) * (size_t)(w + 1) + (size_t)((x) - BOX)])
-    double c4 = 0.0, s4 = 0.0;
-    for (int y = BOX + 3; y < h - BOX - 3; y++)
-        for (int x = BOX + 3; x < w - BOX - 3; x++) {
-            if (mask[(size_t)y * (size_t)w + (size_t)x] ==
-                    mask[(size_t)y * (size_t)w + (size_t)x + 1] &&
-                mask[(size_t)y * (size_t)w + (size_t)x] ==
-                    mask[(size_t)(y + 1) * (size_t)w + (size_t)x])
-                continue; /* only near the outline */
-            double gx = BOX_AT(x + 2, y) - BOX_AT(x - 2, y);
-            double gy = BOX_AT(x, y + 2) - BOX_AT(x, y - 2);
-            double strength = sqrt(gx * gx + gy * gy);
-            if (strength == 0.0)
-                continue;
-            double a = atan2(gy, gx);
-            c4 += strength * cos(4.0 * a);
-            s4 += strength * sin(4.0 * a);
-        }
-#undef BOX_AT
-    free(sums);
+    free(points);
+    free(histogram);
     free(solid);
-    return atan2(s4, c4) / 4.0;
+    return best_angle * PI / 180.0;
 }
 
 /* The mask turned so that the grid's axes are the image's: rotated[v][u] is the table point
@@ -617,13 +644,11 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
             double reach_deg, step_deg;
             int stride;
             comb_search comb;
-        } stages[2] = {{1.5, 0.5, 2, {0.75, 0.15, 21.0, 0.5}}, {0.5, 0.1, 1, {0.3, 0.05, 1.5, 0.25}}};
+        } stages[2] = {{0.5, 0.25, 2, {0.75, 0.15, 3.0, 0.5}}, {0.5, 0.1, 1, {0.3, 0.05, 1.5, 0.25}}};
         double centre = angle;
         double guess_pitch[2] = {pitch, pitch}, guess_first[2] = {firsts[0], firsts[1]};
         for (int stage = 0; stage < 2; stage++) {
             comb_search comb = stages[stage].comb;
-            if (stage == 0)
-                comb.first_reach = pitch / 2.0;
             best_score = -1.0;
             for (double a = centre - stages[stage].reach_deg * PI / 180.0;
                  a <= centre + stages[stage].reach_deg * PI / 180.0 + 1e-9;
