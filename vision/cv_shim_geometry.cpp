@@ -94,21 +94,29 @@ extern "C" void cv_geom_set_threads(int threads)
 
 // ---- markers ----
 
-extern "C" vision_status cv_geom_grey(const vision_image *image, vision_image *grey, char *error,
-                                      size_t error_size)
+extern "C" vision_status cv_geom_grey(const vision_image *image, int downscale,
+                                      vision_image *grey, char *error, size_t error_size)
 {
     std::memset(grey, 0, sizeof *grey);
-    if (!valid(image))
+    if (!valid(image) || (downscale != 1 && downscale != 2))
         return fail(error, error_size, VISION_BAD_INPUT, "empty image");
-    vision_status status = vision_image_new(image->width, image->height, 1, grey);
+    int width = image->width / downscale, height = image->height / downscale;
+    vision_status status = vision_image_new(width < 1 ? 1 : width, height < 1 ? 1 : height, 1,
+                                            grey);
     if (status != VISION_OK)
         return fail(error, error_size, status, vision_status_message(status));
     try {
-        cv::Mat out = wrap(grey);
-        if (image->channels == 3)
-            cv::cvtColor(wrap(image), out, cv::COLOR_BGR2GRAY);
+        cv::Mat source = wrap(image), out = wrap(grey);
+        // At half size the colour is averaged first: a quarter of the pixels to convert.
+        if (downscale == 2) {
+            cv::Mat half;
+            cv::resize(source, half, out.size(), 0, 0, cv::INTER_AREA);
+            source = half;
+        }
+        if (source.channels() == 3)
+            cv::cvtColor(source, out, cv::COLOR_BGR2GRAY);
         else
-            wrap(image).copyTo(out);
+            source.copyTo(out);
         return VISION_OK;
     } catch (const std::exception &e) {
         vision_image_free(grey);
@@ -116,38 +124,37 @@ extern "C" vision_status cv_geom_grey(const vision_image *image, vision_image *g
     }
 }
 
-extern "C" vision_status cv_geom_detect_markers(const vision_image *grey,
-                                                cv_geom_dictionary dictionary, int downscale,
+extern "C" vision_status cv_geom_detect_markers(const vision_image *grey, int scale,
+                                                cv_geom_dictionary dictionary, int window,
                                                 cv_geom_marker *markers, int capacity,
                                                 int *count, char *error, size_t error_size)
 {
     *count = 0;
-    if (!valid(grey) || grey->channels != 1 || (downscale != 1 && downscale != 2))
+    if (!valid(grey) || grey->channels != 1 || (scale != 1 && scale != 2) || window < 3 ||
+        window % 2 == 0)
         return fail(error, error_size, VISION_BAD_INPUT, "markers are searched in a grey image");
     try {
-        cv::Mat image = wrap(grey), searched = image;
-        if (downscale == 2)
-            cv::resize(image, searched, cv::Size(image.cols / 2, image.rows / 2), 0, 0,
-                       cv::INTER_AREA);
         cv::Ptr<cv::aruco::DetectorParameters> parameters =
             cv::aruco::DetectorParameters::create();
-        // Tuned on 1080p frames searched at half size (bench/bench_registration.c): a marker's
-        // module is 3-8 pixels there, so two threshold windows cover it; smaller quads than
-        // 12 pixels a side could not be decoded anyway.
-        parameters->adaptiveThreshWinSizeMin = 7;
-        parameters->adaptiveThreshWinSizeMax = 17;
+        // One threshold window per call: measured on rendered 1080p frames searched at half
+        // size (bench/README.md), a window of 7 pixels finds 95 of 96 markers in half the time
+        // of the default three (3, 13, 23); and aruco 4.6 merges the candidates of several
+        // windows so that a small blurred marker one window alone finds can be lost, where
+        // trying the windows one by one (as vision_register does for a marker it missed) finds
+        // it. Quads smaller than about 10 pixels a side could not be decoded anyway.
+        parameters->adaptiveThreshWinSizeMin = window;
+        parameters->adaptiveThreshWinSizeMax = window;
         parameters->adaptiveThreshWinSizeStep = 10;
         parameters->minMarkerPerimeterRate = 0.04;
         parameters->cornerRefinementMethod = cv::aruco::CORNER_REFINE_NONE;
         std::vector<std::vector<cv::Point2f>> corners;
         std::vector<int> ids;
-        cv::aruco::detectMarkers(searched, dictionary_of(dictionary), corners, ids, parameters);
-        const double scale = image.cols / static_cast<double>(searched.cols);
+        cv::aruco::detectMarkers(wrap(grey), dictionary_of(dictionary), corners, ids, parameters);
         for (size_t i = 0; i < ids.size() && *count < capacity; i++) {
             cv_geom_marker *marker = &markers[*count];
             marker->id = ids[i];
             for (int c = 0; c < 4; c++) {
-                // Pixel centres: x_full + 0.5 = (x_half + 0.5) * scale.
+                // Pixel centres: x_frame + 0.5 = (x_grey + 0.5) * scale.
                 marker->corners[c].x = (corners[i][c].x + 0.5) * scale - 0.5;
                 marker->corners[c].y = (corners[i][c].y + 0.5) * scale - 0.5;
             }

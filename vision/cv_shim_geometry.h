@@ -31,20 +31,22 @@ typedef struct cv_geom_marker {
 } cv_geom_marker;
 
 /*
- * A grey copy of image in *grey (owned; vision_image_free). A grey image is copied too, so that
- * the caller always frees.
+ * A grey copy of image at 1/downscale of its size (1 or 2) in *grey (owned;
+ * vision_image_free). A grey image is copied too, so that the caller always frees.
  */
-vision_status cv_geom_grey(const vision_image *image, vision_image *grey, char *error,
-                           size_t error_size);
+vision_status cv_geom_grey(const vision_image *image, int downscale, vision_image *grey,
+                           char *error, size_t error_size);
 
 /*
- * Detects the markers of dictionary in a grey image, searched at 1/downscale of its size
- * (1 or 2; corners are given at full size, not refined). Up to capacity markers in markers[],
- * their number in *count (markers beyond capacity are dropped).
+ * Detects the markers of dictionary in a grey image that is 1/scale of the frame's size (1 or
+ * 2), thresholded with one adaptive window of window pixels (odd, 3 or more): their corners are
+ * given in the frame's pixels, not refined. Up to capacity markers in markers[], their number
+ * in *count (markers beyond capacity are dropped).
  */
-vision_status cv_geom_detect_markers(const vision_image *grey, cv_geom_dictionary dictionary,
-                                     int downscale, cv_geom_marker *markers, int capacity,
-                                     int *count, char *error, size_t error_size);
+vision_status cv_geom_detect_markers(const vision_image *grey, int scale,
+                                     cv_geom_dictionary dictionary, int window,
+                                     cv_geom_marker *markers, int capacity, int *count,
+                                     char *error, size_t error_size);
 
 /* Refines corners in place to sub-pixel accuracy (cornerSubPix) in a grey image, searching
  * window pixels either side; corners nearer the image's edge than that stay as they are. */

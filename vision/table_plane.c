@@ -6,10 +6,12 @@
  *   grey    a grey copy of the frame
  *   detect  the markers, searched at half size on large frames (a 1080p frame at full size
  *           costs more than the whole 10 ms budget)
- *   refine  their corners to sub-pixel accuracy at full size
- *   fit     the homography from the 16 corners; the focal length (calibrated, from the markers'
- *           perspective, a hint, or a default); the pose by least squares on the corners; and
- *           the check that every marker lies where the mat puts it.
+ *   refine  their corners at full size: cornerSubPix, then each side's edge fitted as a line
+ *           and the corners where the lines meet
+ *   fit     the focal length (calibrated, from the markers' perspective, a hint, or a default)
+ *           and, for an uncalibrated camera, the lens's radial distortion k1, with the pose, by
+ *           least squares on the 16 corners; the check that every marker lies where the mat
+ *           puts it; the homography from the 16 corners without the lens's distortion.
  *
  * Coordinates: the table's x runs to marker 1, y to marker 3, so that z = x × y points into the
  * table; heights are -z. The camera looks along its +z.
@@ -37,6 +39,9 @@
 /* A focal length outside these horizontal fields of view is not a camera's. */
 #define HFOV_MIN_DEG 10.0
 #define HFOV_MAX_DEG 150.0
+/* An uncalibrated lens's radial distortion k1 is estimated with the pose, held towards 0 by a
+ * prior that weighs k1 = 0.1 as much as one corner seen a pixel off. */
+#define K1_PRIOR_PX 10.0
 
 #define MAX_MARKERS 64 /* detections kept: the four, and anything else in view */
 
@@ -171,11 +176,18 @@ static vision_point undistort(const vision_camera *camera, vision_point seen)
 
 typedef struct camera_pose {
     double fx, fy, cx, cy;
+    double k1;             /* radial distortion (OpenCV's k1), estimated when uncalibrated */
     double rotation[9];    /* row-major: table (x, y, z into the table) → camera */
     double translation[3]; /* the table's origin in the camera's frame, mm */
 } camera_pose;
 
-/* The corners: where the mat puts them (mm) and where they were seen (ideal pixels). */
+/* What a fit moves besides the pose. */
+enum { FIT_POSE = 0, FIT_FOCAL = 1, FIT_K1 = 2 };
+
+static int parameter_count(int fit) { return 6 + (fit & FIT_FOCAL ? 1 : 0) + (fit & FIT_K1 ? 1 : 0); }
+
+/* The corners: where the mat puts them (mm) and where they were seen (pixels; ideal ones when
+ * a calibration's distortion was taken out). */
 typedef struct corner_set {
     vision_point mat[16];
     vision_point seen[16];
@@ -190,7 +202,25 @@ static vision_point pose_project(const camera_pose *pose, vision_point table)
     double z = r[6] * table.x + r[7] * table.y + t[2];
     if (!(fabs(z) > 1e-9))
         z = 1e-9;
-    return (vision_point){pose->fx * x / z + pose->cx, pose->fy * y / z + pose->cy};
+    double radial = 1 + pose->k1 * ((x / z) * (x / z) + (y / z) * (y / z));
+    return (vision_point){pose->fx * x / z * radial + pose->cx,
+                          pose->fy * y / z * radial + pose->cy};
+}
+
+/* The pose's lens as a camera: its k1 only. */
+static vision_camera pose_lens(const camera_pose *pose)
+{
+    return (vision_camera){.known = 1, .fx = pose->fx, .fy = pose->fy, .cx = pose->cx,
+                           .cy = pose->cy, .distortion = {pose->k1}};
+}
+
+/* Where a pixel seen through the pose's lens would be without its distortion. */
+static vision_point pose_ideal(const camera_pose *pose, vision_point seen)
+{
+    if (pose->k1 == 0)
+        return seen;
+    vision_camera lens = pose_lens(pose);
+    return undistort(&lens, seen);
 }
 
 /* The pose's homography: table (x_mm, y_mm, 1) → ideal pixel. */
@@ -205,7 +235,7 @@ static void pose_homography(const camera_pose *pose, double h[9])
     }
 }
 
-static int residuals(const camera_pose *pose, const corner_set *corners, double *out)
+static int residuals(const camera_pose *pose, const corner_set *corners, int fit, double *out)
 {
     int n = 0;
     for (int i = 0; i < 16; i++)
@@ -214,6 +244,8 @@ static int residuals(const camera_pose *pose, const corner_set *corners, double 
             out[n++] = p.x - corners->seen[i].x;
             out[n++] = p.y - corners->seen[i].y;
         }
+    if (fit & FIT_K1)
+        out[n++] = K1_PRIOR_PX * pose->k1;
     return n;
 }
 
@@ -225,10 +257,9 @@ static double sum_of_squares(const double *values, int n)
     return sum;
 }
 
-/* The pose moved by delta: a small rotation (applied first), a translation, and with 7
- * parameters the focal length's logarithm. */
-static void pose_step(const camera_pose *pose, const double *delta, int parameters,
-                      camera_pose *out)
+/* The pose moved by delta: a small rotation (applied first), a translation, and as fit says the
+ * focal length's logarithm and k1. */
+static void pose_step(const camera_pose *pose, const double *delta, int fit, camera_pose *out)
 {
     *out = *pose;
     double angle = sqrt(delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2]);
@@ -243,29 +274,33 @@ static void pose_step(const camera_pose *pose, const double *delta, int paramete
     mat3_mul(turn, pose->rotation, out->rotation);
     for (int i = 0; i < 3; i++)
         out->translation[i] = pose->translation[i] + delta[3 + i];
-    if (parameters == 7) {
-        double scale = exp(delta[6]);
+    int next = 6;
+    if (fit & FIT_FOCAL) {
+        double scale = exp(delta[next++]);
         out->fx = pose->fx * scale;
         out->fy = pose->fy * scale;
     }
+    if (fit & FIT_K1)
+        out->k1 = pose->k1 + delta[next];
 }
 
 /* J^T J and J^T r at pose, by central differences. Returns the residuals' count. */
-static int normal_equations(const camera_pose *pose, const corner_set *corners, int parameters,
+static int normal_equations(const camera_pose *pose, const corner_set *corners, int fit,
                             double *jtj, double *jtr)
 {
-    static const double steps[7] = {1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-4, 1e-6};
-    double r[32], plus[32], minus[32], jacobian[7][32];
-    int n = residuals(pose, corners, r);
+    static const double steps[8] = {1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-4, 1e-6, 1e-6};
+    double r[33], plus[33], minus[33], jacobian[8][33];
+    int parameters = parameter_count(fit);
+    int n = residuals(pose, corners, fit, r);
     for (int p = 0; p < parameters; p++) {
-        double delta[7] = {0};
+        double delta[8] = {0};
         camera_pose moved;
         delta[p] = steps[p];
-        pose_step(pose, delta, parameters, &moved);
-        residuals(&moved, corners, plus);
+        pose_step(pose, delta, fit, &moved);
+        residuals(&moved, corners, fit, plus);
         delta[p] = -steps[p];
-        pose_step(pose, delta, parameters, &moved);
-        residuals(&moved, corners, minus);
+        pose_step(pose, delta, fit, &moved);
+        residuals(&moved, corners, fit, minus);
         for (int i = 0; i < n; i++)
             jacobian[p][i] = (plus[i] - minus[i]) / (2 * steps[p]);
     }
@@ -284,23 +319,24 @@ static int normal_equations(const camera_pose *pose, const corner_set *corners, 
 }
 
 /*
- * Levenberg-Marquardt on the corners' reprojection error in pixels: the pose (6 parameters),
- * or the pose and the focal length (7). Returns the sum of squared residuals; with
- * focal_log_sd, the standard deviation of the focal's logarithm that corners this noisy leave.
+ * Levenberg-Marquardt on the corners' reprojection error in pixels: the pose, and as fit says
+ * the focal length and k1. Returns the sum of squared residuals; with focal_log_sd (fit with
+ * FIT_FOCAL), the standard deviation of the focal's logarithm that corners this noisy leave.
  */
-static double fit_pose(camera_pose *pose, const corner_set *corners, int parameters,
+static double fit_pose(camera_pose *pose, const corner_set *corners, int fit,
                        double *focal_log_sd)
 {
-    double r[32];
-    int n = residuals(pose, corners, r);
+    double r[33];
+    int parameters = parameter_count(fit);
+    int n = residuals(pose, corners, fit, r);
     double cost = sum_of_squares(r, n), damping = 1e-3;
     for (int iteration = 0; iteration < 100; iteration++) {
-        double jtj[49], jtr[7];
-        normal_equations(pose, corners, parameters, jtj, jtr);
+        double jtj[64], jtr[8];
+        normal_equations(pose, corners, fit, jtj, jtr);
         bool improved = false;
         double change = 0;
         for (int attempt = 0; attempt < 12 && !improved; attempt++) {
-            double a[49], b[7], delta[7] = {0};
+            double a[64], b[8], delta[8] = {0};
             memcpy(a, jtj, sizeof a);
             for (int p = 0; p < parameters; p++) {
                 a[p * parameters + p] += damping * (jtj[p * parameters + p] + 1e-9);
@@ -311,8 +347,8 @@ static double fit_pose(camera_pose *pose, const corner_set *corners, int paramet
                 continue;
             }
             camera_pose trial;
-            pose_step(pose, delta, parameters, &trial);
-            residuals(&trial, corners, r);
+            pose_step(pose, delta, fit, &trial);
+            residuals(&trial, corners, fit, r);
             double trial_cost = sum_of_squares(r, n);
             if (trial_cost < cost) {
                 change = cost - trial_cost;
@@ -327,14 +363,14 @@ static double fit_pose(camera_pose *pose, const corner_set *corners, int paramet
         if (!improved || change < 1e-10 * (1 + cost))
             break;
     }
-    if (focal_log_sd) {
-        double jtj[49], jtr[7], column[7] = {0}, inverse[7];
-        normal_equations(pose, corners, parameters, jtj, jtr);
-        column[parameters - 1] = 1;
+    if (focal_log_sd && (fit & FIT_FOCAL)) {
+        double jtj[64], jtr[8], column[8] = {0}, inverse[8];
+        normal_equations(pose, corners, fit, jtj, jtr);
+        column[6] = 1;
         double noise = fmax(n > parameters ? cost / (n - parameters) : 0,
                             CORNER_NOISE_PX * CORNER_NOISE_PX);
-        *focal_log_sd = solve(parameters, jtj, column, inverse) && inverse[parameters - 1] > 0
-                            ? sqrt(noise * inverse[parameters - 1])
+        *focal_log_sd = solve(parameters, jtj, column, inverse) && inverse[6] > 0
+                            ? sqrt(noise * inverse[6])
                             : INFINITY;
     }
     return cost;
@@ -416,7 +452,8 @@ static double worst_distance_mm(const camera_pose *pose, const corner_set *corne
     for (int i = 0; i < 16; i++) {
         if (!(mask & 1 << (i / 4)))
             continue;
-        vision_point table = apply_homography(inverse, corners->seen[i].x, corners->seen[i].y);
+        vision_point ideal = pose_ideal(pose, corners->seen[i]);
+        vision_point table = apply_homography(inverse, ideal.x, ideal.y);
         double distance = hypot(table.x - corners->mat[i].x, table.y - corners->mat[i].y);
         if (!(distance <= worst)) /* NaN counts as the worst */
             worst = isnan(distance) ? INFINITY : distance;
@@ -484,13 +521,15 @@ static void fit_camera(const corner_set *corners, const double homography[9],
         pose->fy = scaled.fy;
         pose->cx = scaled.cx;
         pose->cy = scaled.cy;
+        pose->k1 = 0; /* the corners are undistorted already */
         pose_from_homography(homography, pose);
-        fit_pose(pose, corners, 6, NULL);
+        fit_pose(pose, corners, FIT_POSE, NULL);
         *source = VISION_FOCAL_CALIBRATED;
         return;
     }
     pose->cx = (width - 1) / 2.0;
     pose->cy = (height - 1) / 2.0;
+    pose->k1 = 0;
     double low = width / 2.0 / tan(HFOV_MAX_DEG / 2 * PI / 180);
     double high = width / 2.0 / tan(HFOV_MIN_DEG / 2 * PI / 180);
     double fallback = width / 2.0 / tan(DEFAULT_HFOV_DEG / 2 * PI / 180);
@@ -504,13 +543,14 @@ static void fit_camera(const corner_set *corners, const double homography[9],
     }
 
     /* The markers' perspective fixes the focal length only when the camera is tilted enough:
-     * fit it with the pose and keep it when the corners pin it down. */
+     * fit it with the pose and keep it when the corners pin it down. The lens's radial
+     * distortion shows in the markers' shapes (squeezed along the radius): fitted too. */
     double estimate = focal_from_homography(homography, pose->cx, pose->cy);
     pose->fx = pose->fy = estimate >= low && estimate <= high ? estimate : fallback;
     pose_from_homography(homography, pose);
     camera_pose free_focal = *pose;
     double spread = INFINITY;
-    fit_pose(&free_focal, corners, 7, &spread);
+    fit_pose(&free_focal, corners, FIT_FOCAL | FIT_K1, &spread);
     if (spread < FOCAL_SPREAD_MAX && free_focal.fx >= low && free_focal.fx <= high) {
         *pose = free_focal;
         *source = VISION_FOCAL_MARKERS;
@@ -518,7 +558,7 @@ static void fit_camera(const corner_set *corners, const double homography[9],
     }
     pose->fx = pose->fy = fallback;
     pose_from_homography(homography, pose);
-    fit_pose(pose, corners, 6, NULL);
+    fit_pose(pose, corners, FIT_K1, NULL);
     *source = fallback_source;
 }
 
@@ -548,8 +588,10 @@ static void measured_marker_mm(const camera_pose *pose, const corner_set *corner
     size[0] = size[1] = 0;
     for (int i = 0; i < 16; i++) {
         int next = i % 4 == 3 ? i - 3 : i + 1;
-        vision_point a = apply_homography(inverse, corners->seen[i].x, corners->seen[i].y);
-        vision_point b = apply_homography(inverse, corners->seen[next].x, corners->seen[next].y);
+        vision_point ideal_a = pose_ideal(pose, corners->seen[i]);
+        vision_point ideal_b = pose_ideal(pose, corners->seen[next]);
+        vision_point a = apply_homography(inverse, ideal_a.x, ideal_a.y);
+        vision_point b = apply_homography(inverse, ideal_b.x, ideal_b.y);
         /* corners 0→1 and 2→3 run along x, 1→2 and 3→0 along y */
         size[i % 2] += hypot(a.x - b.x, a.y - b.y) / 8;
     }
@@ -575,7 +617,7 @@ static bool markers_agree(const camera_pose *pose, const corner_set *corners,
         for (int i = 0; i < 16; i++)
             three.used[i] = i / 4 != left_out;
         camera_pose fitted = *pose;
-        fit_pose(&fitted, &three, 6, NULL);
+        fit_pose(&fitted, &three, FIT_POSE, NULL);
         predicted[left_out] = worst_distance_mm(&fitted, corners, 1 << left_out);
         agreement[left_out] = worst_distance_mm(&fitted, corners, 0xf & ~(1 << left_out));
     }
@@ -658,6 +700,22 @@ static vision_status fit_registration(const vision_point seen_corners[4][4],
 
     if (!markers_agree(&pose, &corners, mat, error, size))
         return VISION_MARKER_MOVED;
+    if (pose.k1 != 0) {
+        /* The homography of the undistorted corners, and the lens estimated, which project,
+         * unproject and rectify then apply. */
+        intrinsics = pose_lens(&pose);
+        intrinsics.width = width;
+        intrinsics.height = height;
+        corner_set ideal = corners;
+        for (int i = 0; i < 16; i++)
+            ideal.seen[i] = pose_ideal(&pose, corners.seen[i]);
+        status = cv_geom_find_homography(ideal.mat, ideal.seen, 16, homography, detail,
+                                         sizeof detail);
+        if (status != VISION_OK || !mat3_inverse(homography, inverse))
+            return fail(VISION_MARKER_MOVED, error, size,
+                        "the markers do not lie on a plane the mat describes (%s)",
+                        status != VISION_OK ? detail : "degenerate");
+    }
     double residual = worst_distance_mm(&pose, &corners, 0xf);
     const double *r = pose.rotation, *t = pose.translation;
     if (!isfinite(residual) || !(t[2] > 0))
@@ -704,6 +762,126 @@ static vision_status fit_registration(const vision_point seen_corners[4][4],
     return VISION_OK;
 }
 
+/* ---- the markers' edges ---- */
+
+/* The grey level at (x, y), bilinear; NAN outside the image. */
+static double grey_at(const vision_image *grey, double x, double y)
+{
+    if (!(x >= 0 && y >= 0 && x <= grey->width - 1.001 && y <= grey->height - 1.001))
+        return NAN;
+    int x0 = (int)x, y0 = (int)y;
+    double fx = x - x0, fy = y - y0;
+    const uint8_t *row = grey->pixels + (size_t)y0 * (size_t)grey->stride + (size_t)x0;
+    const uint8_t *next = row + grey->stride;
+    return (1 - fy) * ((1 - fx) * row[0] + fx * row[1]) + fy * ((1 - fx) * next[0] + fx * next[1]);
+}
+
+/*
+ * The line (nx, ny, c: nx x + ny y = c) of a marker's side from a to b: where, across it, the
+ * grey crosses halfway between the black border and the white margin. reach: how far either
+ * side to look, within the border's width. False when too few points along it show an edge.
+ */
+static bool edge_line(const vision_image *grey, vision_point a, vision_point b,
+                      vision_point centre, double reach, double line[3])
+{
+    enum { ALONG = 12, ACROSS_MAX = 65 };
+    double dx = b.x - a.x, dy = b.y - a.y, length = hypot(dx, dy);
+    if (!(length > 4))
+        return false;
+    double nx = -dy / length, ny = dx / length;
+    if (nx * ((a.x + b.x) / 2 - centre.x) + ny * ((a.y + b.y) / 2 - centre.y) < 0) {
+        nx = -nx; /* outwards: from the black border to the white margin */
+        ny = -ny;
+    }
+    double step = 0.25;
+    int across = (int)(2 * reach / step) + 1;
+    if (across > ACROSS_MAX)
+        across = ACROSS_MAX;
+    vision_point points[ALONG];
+    int found = 0;
+    for (int k = 0; k < ALONG; k++) {
+        double t = 0.2 + 0.6 * k / (ALONG - 1);
+        double px = a.x + t * dx, py = a.y + t * dy;
+        double values[ACROSS_MAX], dark = INFINITY, light = -INFINITY;
+        bool inside = true;
+        for (int i = 0; i < across && inside; i++) {
+            double offset = -reach + i * step;
+            values[i] = grey_at(grey, px + offset * nx, py + offset * ny);
+            inside = isfinite(values[i]);
+            dark = fmin(dark, values[i]);
+            light = fmax(light, values[i]);
+        }
+        if (!inside || light - dark < 24)
+            continue;
+        double middle = (dark + light) / 2, best = INFINITY;
+        for (int i = 0; i + 1 < across; i++)
+            if (values[i] < middle && values[i + 1] >= middle) {
+                double offset = -reach + (i + (middle - values[i]) / (values[i + 1] - values[i])) * step;
+                if (fabs(offset) < fabs(best))
+                    best = offset;
+            }
+        if (isfinite(best))
+            points[found++] = (vision_point){px + best * nx, py + best * ny};
+    }
+    if (found < ALONG / 2)
+        return false;
+    /* The total least-squares line through the points. */
+    double mx = 0, my = 0, sxx = 0, sxy = 0, syy = 0;
+    for (int i = 0; i < found; i++) {
+        mx += points[i].x / found;
+        my += points[i].y / found;
+    }
+    for (int i = 0; i < found; i++) {
+        double ux = points[i].x - mx, uy = points[i].y - my;
+        sxx += ux * ux;
+        sxy += ux * uy;
+        syy += uy * uy;
+    }
+    double angle = 0.5 * atan2(2 * sxy, sxx - syy); /* the direction of most spread */
+    line[0] = -sin(angle);
+    line[1] = cos(angle);
+    line[2] = line[0] * mx + line[1] * my;
+    return true;
+}
+
+/*
+ * A marker's corners as the intersections of its four sides' lines, each fitted where the grey
+ * crosses halfway from its black border to the white margin: unbiased under a symmetric blur,
+ * where a corner detector drifts into the black (a marker then measures about 1% small, which
+ * an estimated lens would take for distortion). Corners whose sides show no clear edge keep
+ * their place.
+ */
+static void refine_by_edges(const vision_image *grey, vision_point corners[4])
+{
+    vision_point centre = {0, 0};
+    double side = 0;
+    for (int c = 0; c < 4; c++) {
+        centre.x += corners[c].x / 4;
+        centre.y += corners[c].y / 4;
+        side += hypot(corners[c].x - corners[(c + 1) % 4].x,
+                      corners[c].y - corners[(c + 1) % 4].y) / 4;
+    }
+    /* Within the black border, a sixth of the side, either way. */
+    double reach = fmin(fmax(side / 6 * 0.75, 1.5), 8);
+    double lines[4][3];
+    bool ok[4];
+    for (int k = 0; k < 4; k++)
+        ok[k] = edge_line(grey, corners[k], corners[(k + 1) % 4], centre, reach, lines[k]);
+    vision_point refined[4];
+    for (int c = 0; c < 4; c++) {
+        const double *l1 = lines[(c + 3) % 4], *l2 = lines[c];
+        double determinant = l1[0] * l2[1] - l1[1] * l2[0];
+        refined[c] = corners[c];
+        if (ok[(c + 3) % 4] && ok[c] && fabs(determinant) > 1e-6) {
+            vision_point p = {(l1[2] * l2[1] - l1[1] * l2[2]) / determinant,
+                              (l1[0] * l2[2] - l1[2] * l2[0]) / determinant};
+            if (hypot(p.x - corners[c].x, p.y - corners[c].y) < reach)
+                refined[c] = p;
+        }
+    }
+    memcpy(corners, refined, sizeof refined);
+}
+
 static double marker_side(const cv_geom_marker *marker)
 {
     double side = 0;
@@ -725,76 +903,177 @@ static vision_point marker_centre(const cv_geom_marker *marker)
 
 /* Searches the rectangle of grey around centre, radius pixels either side, at full size, and
  * appends the markers of id found there. */
-static vision_status search_again(const vision_image *grey, int id, vision_point centre,
+/* The rectangle [x0, x1) x [y0, y1) of image, clipped to it, as an image of its own (borrowed
+ * pixels); width 0 when nothing is left. */
+static vision_image image_window(const vision_image *image, double x0, double y0, double x1,
+                                 double y1, int *left, int *top)
+{
+    vision_image window = {0};
+    if (!(isfinite(x0) && isfinite(y0) && isfinite(x1) && isfinite(y1)))
+        return window;
+    int l = (int)fmax(0, floor(x0)), t = (int)fmax(0, floor(y0));
+    int r = (int)fmin(image->width, ceil(x1)), b = (int)fmin(image->height, ceil(y1));
+    if (r - l < 16 || b - t < 16)
+        return window;
+    window.width = r - l;
+    window.height = b - t;
+    window.stride = image->stride;
+    window.channels = image->channels;
+    window.pixels = image->pixels + (size_t)t * (size_t)image->stride +
+                    (size_t)l * (size_t)image->channels;
+    *left = l;
+    *top = t;
+    return window;
+}
+
+/* Searches the frame around centre, radius pixels either side, at full size, and appends the
+ * markers of id found there. */
+static vision_status search_again(const vision_image *frame, int id, vision_point centre,
                                   double radius, cv_geom_marker *found, int *count, char *detail,
                                   size_t detail_size)
 {
-    int x0 = (int)fmax(0, floor(centre.x - radius)), y0 = (int)fmax(0, floor(centre.y - radius));
-    int x1 = (int)fmin(grey->width, ceil(centre.x + radius));
-    int y1 = (int)fmin(grey->height, ceil(centre.y + radius));
-    if (!isfinite(centre.x) || !isfinite(centre.y) || x1 - x0 < 16 || y1 - y0 < 16)
+    int left = 0, top = 0;
+    vision_image window = image_window(frame, centre.x - radius, centre.y - radius,
+                                       centre.x + radius, centre.y + radius, &left, &top);
+    if (window.width == 0)
         return VISION_OK;
-    vision_image window = {.width = x1 - x0, .height = y1 - y0, .stride = grey->stride,
-                           .channels = 1,
-                           .pixels = grey->pixels + (size_t)y0 * (size_t)grey->stride + (size_t)x0};
-    cv_geom_marker more[8];
-    int more_count = 0;
-    vision_status status = cv_geom_detect_markers(&window, CV_GEOM_DICT_4X4_50, 1, more, 8,
-                                                  &more_count, detail, detail_size);
-    for (int i = 0; status == VISION_OK && i < more_count && *count < MAX_MARKERS; i++) {
-        if (more[i].id != id)
-            continue;
-        for (int c = 0; c < 4; c++) {
-            more[i].corners[c].x += x0;
-            more[i].corners[c].y += y0;
+    vision_image grey;
+    vision_status status = cv_geom_grey(&window, 1, &grey, detail, detail_size);
+    if (status != VISION_OK)
+        return status;
+    /* Each threshold window finds small blurred markers the others miss. */
+    static const int windows[] = {7, 13, 19};
+    bool seen = false;
+    for (size_t w = 0; w < sizeof windows / sizeof windows[0] && !seen && status == VISION_OK;
+         w++) {
+        cv_geom_marker more[8];
+        int more_count = 0;
+        status = cv_geom_detect_markers(&grey, 1, CV_GEOM_DICT_4X4_50, windows[w], more, 8,
+                                        &more_count, detail, detail_size);
+        for (int i = 0; status == VISION_OK && i < more_count && *count < MAX_MARKERS; i++) {
+            if (more[i].id != id)
+                continue;
+            for (int c = 0; c < 4; c++) {
+                more[i].corners[c].x += left;
+                more[i].corners[c].y += top;
+            }
+            found[(*count)++] = more[i];
+            seen = true;
         }
-        found[(*count)++] = more[i];
     }
+    vision_image_free(&grey);
     return status;
 }
 
 /*
- * The markers in a grey frame. Large frames are searched at half size (a 1080p frame costs
- * 20-25 ms at full size on one core, 2-4 ms at half). A far camera's markers can be too small to
- * decode there: a table marker missing while the other three were found is searched again at
- * full size where they put it; with two or fewer found, all of them small (or none found), the
- * whole frame is searched at full size. Markers large enough to decode that are still missing
- * are covered, and cost nothing more.
+ * The markers in a frame, searched in its grey copy search (1/scale of its size). Large frames
+ * are searched at half size (a 1080p frame costs 10-25 ms at full size on one core, 1-3 ms at
+ * half), with one threshold window. A far camera's markers can be too small or blurred to
+ * decode that way: a table marker missing is searched again at full size around where the
+ * markers found put it (a homography from their corners, which one marker alone gives roughly),
+ * with threshold windows of 7, 13 and 19 pixels in turn, each costing well under a millisecond
+ * in that window. With none found at half size, the whole frame is searched at full size.
  */
-static vision_status find_markers(const vision_image *grey, cv_geom_marker *found, int *count,
-                                  char *detail, size_t detail_size)
+static vision_status find_markers(const vision_image *frame, const vision_image *search,
+                                  int scale, const vision_mat *mat, cv_geom_marker *found,
+                                  int *count, char *detail, size_t detail_size)
 {
-    int larger = grey->width > grey->height ? grey->width : grey->height;
-    int downscale = larger >= VISION_REGISTER_HALF_SIZE_FROM ? 2 : 1;
-    vision_status status = cv_geom_detect_markers(grey, CV_GEOM_DICT_4X4_50, downscale, found,
+    vision_status status = cv_geom_detect_markers(search, scale, CV_GEOM_DICT_4X4_50, 7, found,
                                                   MAX_MARKERS, count, detail, detail_size);
-    if (status != VISION_OK || downscale == 1)
+    if (status != VISION_OK)
         return status;
     int index_of[4] = {-1, -1, -1, -1}, table_markers = 0;
     double largest = 0;
-    for (int i = 0; i < *count; i++)
-        if (found[i].id >= 0 && found[i].id < 4 && index_of[found[i].id] < 0) {
-            index_of[found[i].id] = i;
-            table_markers++;
-            largest = fmax(largest, marker_side(&found[i]));
+    vision_point table[16], image[16];
+    const double centres[4][2] = {
+        {0, 0}, {mat->width_mm, 0}, {mat->width_mm, mat->height_mm}, {0, mat->height_mm}};
+    static const double offset[4][2] = {{-0.5, -0.5}, {0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}};
+    for (int i = 0; i < *count; i++) {
+        int id = found[i].id;
+        if (id < 0 || id > 3 || index_of[id] >= 0)
+            continue;
+        index_of[id] = i;
+        largest = fmax(largest, marker_side(&found[i]));
+        for (int c = 0; c < 4; c++) {
+            table[table_markers * 4 + c].x = centres[id][0] + offset[c][0] * mat->marker_mm;
+            table[table_markers * 4 + c].y = centres[id][1] + offset[c][1] * mat->marker_mm;
+            image[table_markers * 4 + c] = found[i].corners[c];
         }
-    if (table_markers == 3) {
-        int missing = 0;
-        while (index_of[missing] >= 0)
-            missing++;
-        /* Opposite corners of the mat's quadrilateral: the parallelogram's fourth corner, with
-         * room for the perspective that bends it. */
-        vision_point a = marker_centre(&found[index_of[(missing + 1) % 4]]);
-        vision_point b = marker_centre(&found[index_of[(missing + 3) % 4]]);
-        vision_point opposite = marker_centre(&found[index_of[(missing + 2) % 4]]);
-        vision_point guess = {a.x + b.x - opposite.x, a.y + b.y - opposite.y};
-        double radius = 0.3 * hypot(a.x - b.x, a.y - b.y) + 3 * largest;
-        return search_again(grey, missing, guess, radius, found, count, detail, detail_size);
+        table_markers++;
     }
-    if (table_markers == 0 || largest < VISION_REGISTER_SMALL_MARKER_PX)
-        return cv_geom_detect_markers(grey, CV_GEOM_DICT_4X4_50, 1, found, MAX_MARKERS, count,
-                                      detail, detail_size);
-    return VISION_OK;
+    if (table_markers == 4)
+        return VISION_OK;
+    if (table_markers == 0) {
+        if (scale == 1)
+            return VISION_OK;
+        vision_image grey;
+        status = cv_geom_grey(frame, 1, &grey, detail, detail_size);
+        if (status == VISION_OK)
+            status = cv_geom_detect_markers(&grey, 1, CV_GEOM_DICT_4X4_50, 7, found, MAX_MARKERS,
+                                            count, detail, detail_size);
+        vision_image_free(&grey);
+        return status;
+    }
+    double homography[9];
+    if (cv_geom_find_homography(table, image, table_markers * 4, homography, detail,
+                                detail_size) != VISION_OK)
+        return VISION_OK; /* the markers found are degenerate: what is missing stays missing */
+    for (int id = 0; id < 4 && status == VISION_OK; id++) {
+        if (index_of[id] >= 0)
+            continue;
+        vision_point guess = apply_homography(homography, centres[id][0], centres[id][1]);
+        double nearest = INFINITY;
+        for (int other = 0; other < 4; other++)
+            if (index_of[other] >= 0) {
+                vision_point centre = marker_centre(&found[index_of[other]]);
+                nearest = fmin(nearest, hypot(guess.x - centre.x, guess.y - centre.y));
+            }
+        /* Room for what the found markers misjudge: the lens's distortion, and with one marker
+         * alone the perspective. */
+        double radius = (table_markers == 1 ? 0.45 : 0.12) * nearest + 2.5 * largest;
+        status = search_again(frame, id, guess, radius, found, count, detail, detail_size);
+    }
+    return status;
+}
+
+/* Refines a marker's corners at full size in a grey copy of the frame around it. */
+static vision_status refine_marker(const vision_image *frame, vision_point corners[4],
+                                  char *detail, size_t detail_size)
+{
+    double side = 0, x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (int c = 0; c < 4; c++) {
+        side += hypot(corners[c].x - corners[(c + 1) % 4].x,
+                      corners[c].y - corners[(c + 1) % 4].y) / 4;
+        x0 = fmin(x0, corners[c].x);
+        y0 = fmin(y0, corners[c].y);
+        x1 = fmax(x1, corners[c].x);
+        y1 = fmax(y1, corners[c].y);
+    }
+    /* cornerSubPix first, its window inside the marker's black border (a sixth of its side)
+     * where the only edges are the corner's own two; then the sides' lines. */
+    int window = (int)lround(side / 8);
+    window = window < 2 ? 2 : window > 10 ? 10 : window;
+    double margin = window + 12;
+    int left = 0, top = 0;
+    vision_image around = image_window(frame, x0 - margin, y0 - margin, x1 + margin + 1,
+                                       y1 + margin + 1, &left, &top);
+    if (around.width == 0)
+        return VISION_OK;
+    vision_image grey;
+    vision_status status = cv_geom_grey(&around, 1, &grey, detail, detail_size);
+    if (status != VISION_OK)
+        return status;
+    vision_point local[4];
+    for (int c = 0; c < 4; c++)
+        local[c] = (vision_point){corners[c].x - left, corners[c].y - top};
+    status = cv_geom_refine_corners(&grey, local, 4, window, detail, detail_size);
+    if (status == VISION_OK) {
+        refine_by_edges(&grey, local);
+        for (int c = 0; c < 4; c++)
+            corners[c] = (vision_point){local[c].x + left, local[c].y + top};
+    }
+    vision_image_free(&grey);
+    return status;
 }
 
 vision_status vision_register_timed(const vision_image *frame, const vision_mat *mat,
@@ -817,8 +1096,10 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
                     mat->marker_mm, mat->width_mm, mat->height_mm);
 
     char detail[256] = "";
-    vision_image grey;
-    vision_status status = cv_geom_grey(frame, &grey, detail, sizeof detail);
+    int larger = frame->width > frame->height ? frame->width : frame->height;
+    int scale = larger >= VISION_REGISTER_HALF_SIZE_FROM ? 2 : 1;
+    vision_image search;
+    vision_status status = cv_geom_grey(frame, scale, &search, detail, sizeof detail);
     if (status != VISION_OK)
         return fail(status, error, size, "cannot read the frame: %s", detail);
     double mark = now_ms();
@@ -826,14 +1107,13 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
 
     cv_geom_marker found[MAX_MARKERS];
     int count = 0;
-    status = find_markers(&grey, found, &count, detail, sizeof detail);
+    status = find_markers(frame, &search, scale, mat, found, &count, detail, sizeof detail);
+    vision_image_free(&search);
     times->detect_ms = now_ms() - mark;
     mark = now_ms();
     times->total_ms = mark - start;
-    if (status != VISION_OK) {
-        vision_image_free(&grey);
+    if (status != VISION_OK)
         return fail(status, error, size, "cannot search the frame for markers: %s", detail);
-    }
 
     int index_of[4] = {-1, -1, -1, -1}, others[8], other_count = 0;
     for (int i = 0; i < count; i++) {
@@ -845,7 +1125,6 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
         }
         if (index_of[id] >= 0) {
             const vision_point *a = &found[index_of[id]].corners[0], *b = &found[i].corners[0];
-            vision_image_free(&grey);
             return fail(VISION_MARKER_MOVED, error, size,
                         "marker %d (%s) is seen twice, near (%.0f, %.0f) and (%.0f, %.0f) px: "
                         "the kit has one of each",
@@ -858,7 +1137,6 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
         if (index_of[id] < 0)
             missing[missing_count++] = id;
     if (missing_count == 4) {
-        vision_image_free(&grey);
         char seen[96] = "";
         for (int i = 0, used = 0; i < other_count && used < (int)sizeof seen; i++)
             used += snprintf(seen + used, sizeof seen - (size_t)used, "%s%d", i ? ", " : "",
@@ -871,7 +1149,6 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
                     "no table markers in view (ArUco 4x4_50 ids 0-3)");
     }
     if (missing_count > 0) {
-        vision_image_free(&grey);
         char names[160];
         describe_markers(names, sizeof names, missing, missing_count);
         return fail(VISION_MARKER_MISSING, error, size,
@@ -881,23 +1158,11 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
 
     vision_point corners[4][4];
     for (int id = 0; id < 4; id++) {
-        vision_point *marker = corners[id];
-        memcpy(marker, found[index_of[id]].corners, sizeof corners[id]);
-        double side = 0;
-        for (int c = 0; c < 4; c++)
-            side += hypot(marker[c].x - marker[(c + 1) % 4].x,
-                          marker[c].y - marker[(c + 1) % 4].y) / 4;
-        /* The window stays inside the marker's black border (a sixth of its side), where the
-         * only edges are the corner's own two. */
-        int window = (int)lround(side / 8);
-        window = window < 2 ? 2 : window > 10 ? 10 : window;
-        status = cv_geom_refine_corners(&grey, marker, 4, window, detail, sizeof detail);
-        if (status != VISION_OK) {
-            vision_image_free(&grey);
+        memcpy(corners[id], found[index_of[id]].corners, sizeof corners[id]);
+        status = refine_marker(frame, corners[id], detail, sizeof detail);
+        if (status != VISION_OK)
             return fail(status, error, size, "cannot refine marker %d's corners: %s", id, detail);
-        }
     }
-    vision_image_free(&grey);
     times->refine_ms = now_ms() - mark;
     mark = now_ms();
 

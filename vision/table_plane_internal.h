@@ -22,21 +22,18 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
 /* The frame's larger side from which markers are searched at half size. */
 #define VISION_REGISTER_HALF_SIZE_FROM 1600
 
-/* Markers whose side is below this at full size may be too small to decode at half size. */
-#define VISION_REGISTER_SMALL_MARKER_PX 48
-
 /*
  * A marker further than this from where the mat puts it, in mm on the table, has moved; or, for
  * a marker so small in the frame that this many pixels cover more, that many pixels. Measured
- * (tests/test_registration.c, bench/README.md): markers in place are within 0.5-1.5 mm at
- * 1080p (within a pixel, far markers of a tilted camera the worst), a 10-15 mm move shows as
- * 13-18 mm.
+ * (tests/test_registration.c, bench/README.md): in place, the worst corner of 200 rendered
+ * scenes (every camera, lens, light and sensor setting of the renderer) is 0.95 mm from where
+ * the mat puts it, median 0.17 mm; a marker moved 10-15 mm shows as 9-18 mm.
  */
 #define VISION_MARKER_MOVED_MM 4.0
 #define VISION_MARKER_MOVED_PX 2.5
 
-/* The markers' size as measured on the table may differ from the mat's by this share: 0.98-1.01
- * measured in place; a mat 7% larger than the profile says measures 1.07. */
+/* The markers' size as measured on the table may differ from the mat's by this share: within
+ * 2% in place; a mat 7% larger than the profile says measures 7% larger. */
 #define VISION_MARKER_SIZE_SHARE 0.05
 
 #endif

@@ -125,10 +125,10 @@ typedef enum vision_focal_source {
 } vision_focal_source;
 
 /*
- * Where the table lies in one frame. With a calibrated camera (intrinsics.known) the homography
- * and the projection give ideal pinhole pixels, without the lens's distortion;
- * vision_project, vision_unproject and vision_rectify apply it. Zeroed fields (intrinsics.known
- * == 0) are a pinhole camera.
+ * Where the table lies in one frame. With intrinsics.known (a calibrated camera's lens, or the
+ * radial distortion k1 estimated from the markers' shapes) the homography and the projection
+ * give ideal pinhole pixels, without the lens's distortion; vision_project, vision_unproject
+ * and vision_rectify apply it. Zeroed fields (intrinsics.known == 0) are a pinhole camera.
  */
 typedef struct vision_registration {
     double table_to_image[9]; /* homography, row-major: pixel ~ H (x_mm, y_mm, 1) */
@@ -137,7 +137,8 @@ typedef struct vision_registration {
     double camera_mm[3];      /* the camera's centre: x, y on the table and its height above */
     double focal_px;          /* the focal length used (known, or estimated from the markers) */
     vision_focal_source focal_source;
-    vision_camera intrinsics; /* known: the calibration used, scaled to this frame's size */
+    vision_camera intrinsics; /* known: the lens model used at this frame's size: the
+                                 calibration's, or the focal length and k1 estimated */
     vision_point markers[4][4]; /* each marker's corners in the frame, pixels, clockwise from
                                    its top-left */
     double residual_mm;       /* the worst corner's distance from where the mat puts it */
@@ -146,13 +147,13 @@ typedef struct vision_registration {
 
 /*
  * Finds the four markers and maps the frame onto the table plane. camera may be NULL or not
- * known (then the focal length is estimated and distortion ignored); a known camera measured at
- * another image size is scaled to the frame's. Markers of other ids are ignored. Fails, with
- * error naming the marker (its id and corner), when none or only some are found
- * (VISION_NO_MARKERS, VISION_MARKER_MISSING) or when one is not where the mat puts it, is seen
- * twice, or the markers do not measure their size (VISION_MARKER_MOVED: more than 4 mm off, or
- * 5% in size; table_plane_internal.h): a registration is never made from markers that
- * disagree. VISION_BAD_INPUT for an empty frame or a mat whose markers overlap.
+ * known (then the focal length and the lens's radial distortion k1 are estimated from the
+ * markers); a known camera measured at another image size is scaled to the frame's. Markers of
+ * other ids are ignored. Fails, with error naming the marker (its id and corner), when none or
+ * only some are found (VISION_NO_MARKERS, VISION_MARKER_MISSING) or when one is not where the
+ * mat puts it, is seen twice, or the markers do not measure their size (VISION_MARKER_MOVED:
+ * more than 4 mm off, or 5% in size; table_plane_internal.h): a registration is never made from
+ * markers that disagree. VISION_BAD_INPUT for an empty frame or a mat whose markers overlap.
  * *registration is unchanged on failure.
  *
  * The focal length: the calibration's when camera->known; else estimated from the markers'
