@@ -42,20 +42,6 @@ void calibration_profile_init(calibration_profile *profile, const char *game)
     memset(&profile->el, 0, sizeof profile->el);
 }
 
-static vision_status fail(char *error, size_t size, vision_status status, const char *format, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static vision_status fail(char *error, size_t size, vision_status status, const char *format, ...)
-{
-    if (error && size) {
-        va_list arguments;
-        va_start(arguments, format);
-        vsnprintf(error, size, format, arguments);
-        va_end(arguments);
-    }
-    return status;
-}
-
 /* ---- the checks load and save share ---- */
 
 static bool within(double value, double low, double high)
@@ -295,22 +281,22 @@ vision_status calibration_profile_save(const char *path, const calibration_profi
 {
     char problem[256];
     if (profile->format != CALIBRATION_PROFILE_FORMAT)
-        return fail(error, size, VISION_BAD_INPUT, "%s: cannot write format %d (this is format %d)",
+        return vision_fail(error, size, VISION_BAD_INPUT, "%s: cannot write format %d (this is format %d)",
                     path, profile->format, CALIBRATION_PROFILE_FORMAT);
     if (profile_problem(profile, problem, sizeof problem))
-        return fail(error, size, VISION_BAD_INPUT, "%s: not written: %s", path, problem);
+        return vision_fail(error, size, VISION_BAD_INPUT, "%s: not written: %s", path, problem);
     char *text = NULL;
     size_t length = 0;
     char detail[256];
     vision_status status = write_document(profile, &text, &length, detail, sizeof detail);
     if (status != VISION_OK)
-        return fail(error, size, status, "%s: %s", path, detail);
+        return vision_fail(error, size, status, "%s: %s", path, detail);
     if (!write_atomically(path, text, length)) {
         int saved = errno;
         free(text);
         bool users_path = saved == ENOENT || saved == ENOTDIR || saved == EACCES ||
                           saved == EROFS || saved == EISDIR;
-        return fail(error, size, users_path ? VISION_BAD_INPUT : VISION_IO, "%s: %s", path,
+        return vision_fail(error, size, users_path ? VISION_BAD_INPUT : VISION_IO, "%s: %s", path,
                     strerror(saved));
     }
     free(text);
@@ -327,7 +313,7 @@ static vision_status read_file(const char *path, char **data, size_t *length, ch
     *length = 0;
     FILE *file = fopen(path, "rb");
     if (!file)
-        return fail(error, size, errno == ENOENT ? VISION_NOT_FOUND : VISION_IO, "%s: %s", path,
+        return vision_fail(error, size, errno == ENOENT ? VISION_NOT_FOUND : VISION_IO, "%s: %s", path,
                     strerror(errno));
     size_t capacity = 1 << 16, used = 0;
     char *buffer = malloc(capacity + 1);
@@ -335,7 +321,7 @@ static vision_status read_file(const char *path, char **data, size_t *length, ch
     while (status == VISION_OK) {
         if (used == capacity) {
             if (capacity >= PROFILE_SIZE_MAX) {
-                status = fail(error, size, VISION_BAD_INPUT,
+                status = vision_fail(error, size, VISION_BAD_INPUT,
                               "%s: not a profile: larger than %u MB", path, PROFILE_SIZE_MAX >> 20);
                 break;
             }
@@ -351,13 +337,13 @@ static vision_status read_file(const char *path, char **data, size_t *length, ch
         used += got;
         if (got == 0) {
             if (ferror(file))
-                status = fail(error, size, VISION_IO, "%s: cannot read it", path);
+                status = vision_fail(error, size, VISION_IO, "%s: cannot read it", path);
             break;
         }
     }
     fclose(file);
     if (status == VISION_NOMEM)
-        fail(error, size, status, "%s: out of memory", path);
+        vision_fail(error, size, status, "%s: out of memory", path);
     if (status != VISION_OK) {
         free(buffer);
         return status;
@@ -373,7 +359,7 @@ static vision_status read_file(const char *path, char **data, size_t *length, ch
     do {                                                                                  \
         vision_status read_status = (call);                                               \
         if (read_status != VISION_OK) {                                                   \
-            status = fail(error, size, VISION_BAD_INPUT, "%s: not a usable profile: %s", \
+            status = vision_fail(error, size, VISION_BAD_INPUT, "%s: not a usable profile: %s", \
                           path, cv_geom_reader_error(reader));                            \
             goto done;                                                                    \
         }                                                                                 \
@@ -392,26 +378,26 @@ vision_status calibration_profile_load(const char *path, calibration_profile *pr
     status = cv_geom_reader_new(text, length, &reader, detail, sizeof detail);
     free(text);
     if (status != VISION_OK)
-        return fail(error, size, status == VISION_NOMEM ? status : VISION_BAD_INPUT,
+        return vision_fail(error, size, status == VISION_NOMEM ? status : VISION_BAD_INPUT,
                     "%s: not a profile: %s", path, detail);
 
     calibration_profile read;
     memset(&read, 0, sizeof read);
     int format = 0;
     if (cv_geom_read_int(reader, "format", &format) != VISION_OK) {
-        status = fail(error, size, VISION_BAD_INPUT,
+        status = vision_fail(error, size, VISION_BAD_INPUT,
                       "%s: not a profile (no format number: %s)", path,
                       cv_geom_reader_error(reader));
         goto done;
     }
     if (format > CALIBRATION_PROFILE_FORMAT) {
-        status = fail(error, size, VISION_BAD_INPUT,
+        status = vision_fail(error, size, VISION_BAD_INPUT,
                       "%s: written by a newer tablescribe (format %d); this one reads format %d",
                       path, format, CALIBRATION_PROFILE_FORMAT);
         goto done;
     }
     if (format < 1) {
-        status = fail(error, size, VISION_BAD_INPUT, "%s: not a profile (format %d)", path,
+        status = vision_fail(error, size, VISION_BAD_INPUT, "%s: not a profile (format %d)", path,
                       format);
         goto done;
     }
@@ -462,7 +448,7 @@ vision_status calibration_profile_load(const char *path, calibration_profile *pr
 
     char problem[256];
     if (profile_problem(&read, problem, sizeof problem)) {
-        status = fail(error, size, VISION_BAD_INPUT, "%s: not a usable profile: %s", path,
+        status = vision_fail(error, size, VISION_BAD_INPUT, "%s: not a usable profile: %s", path,
                       problem);
         goto done;
     }

@@ -4,6 +4,7 @@
 #include "cv_shim.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,17 @@ const char *vision_status_message(vision_status status)
 #undef VISION_STATUS_MESSAGE
     }
     return "unknown status";
+}
+
+vision_status vision_fail(char *error, size_t size, vision_status status, const char *format, ...)
+{
+    if (error && size) {
+        va_list arguments;
+        va_start(arguments, format);
+        vsnprintf(error, size, format, arguments);
+        va_end(arguments);
+    }
+    return status;
 }
 
 vision_status vision_image_new(int width, int height, int channels, vision_image *image)

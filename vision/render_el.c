@@ -283,20 +283,6 @@ typedef struct scene {
     vision_image paper[4];
 } scene;
 
-static vision_status fail(char *error, size_t size, vision_status status, const char *format, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static vision_status fail(char *error, size_t size, vision_status status, const char *format, ...)
-{
-    if (error && size) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(error, size, format, args);
-        va_end(args);
-    }
-    return status;
-}
-
 /* ---- checking the input ---- */
 
 static bool in_range(double value, double low, double high)
@@ -307,21 +293,21 @@ static bool in_range(double value, double low, double high)
 static vision_status check_config(const vision_render_config *c, char *error, size_t size)
 {
     if (c->width < 32 || c->width > 8192 || c->height < 32 || c->height > 8192)
-        return fail(error, size, VISION_BAD_INPUT,
+        return vision_fail(error, size, VISION_BAD_INPUT,
                     "image size %d x %d: each side must be 32 to 8192 pixels", c->width, c->height);
     const vision_mat *m = &c->mat;
     if (!in_range(m->marker_mm, 10, 200))
-        return fail(error, size, VISION_BAD_INPUT, "marker side %g mm: must be 10 to 200 mm",
+        return vision_fail(error, size, VISION_BAD_INPUT, "marker side %g mm: must be 10 to 200 mm",
                     m->marker_mm);
     if (!in_range(m->tile_mm, 10, 200))
-        return fail(error, size, VISION_BAD_INPUT, "tile side %g mm: must be 10 to 200 mm",
+        return vision_fail(error, size, VISION_BAD_INPUT, "tile side %g mm: must be 10 to 200 mm",
                     m->tile_mm);
     double paper = m->marker_mm * (6 + 2 * PAPER_MARGIN_MODULES) / 6;
     if (!in_range(m->width_mm, 100, 3000) || !in_range(m->height_mm, 100, 3000))
-        return fail(error, size, VISION_BAD_INPUT,
+        return vision_fail(error, size, VISION_BAD_INPUT,
                     "mat %g x %g mm: each side must be 100 to 3000 mm", m->width_mm, m->height_mm);
     if (m->width_mm < paper + m->tile_mm || m->height_mm < paper + m->tile_mm)
-        return fail(error, size, VISION_BAD_INPUT,
+        return vision_fail(error, size, VISION_BAD_INPUT,
                     "mat %g x %g mm: too small for %g mm markers and a %g mm tile between them",
                     m->width_mm, m->height_mm, m->marker_mm, m->tile_mm);
     static const struct {
@@ -347,16 +333,16 @@ static vision_status check_config(const vision_render_config *c, char *error, si
         if (isnan(value))
             continue;
         if (!in_range(value, ranges[i].low, ranges[i].high) || (azimuth && value >= 360))
-            return fail(error, size, VISION_BAD_INPUT, "%s %g: must be %g to %g%s", ranges[i].name,
+            return vision_fail(error, size, VISION_BAD_INPUT, "%s %g: must be %g to %g%s", ranges[i].name,
                         value, ranges[i].low, ranges[i].high, azimuth ? " (360 excluded)" : "");
     }
     if (c->jpeg_quality != -1 && c->jpeg_quality != 0 &&
         (c->jpeg_quality < 60 || c->jpeg_quality > 95))
-        return fail(error, size, VISION_BAD_INPUT,
+        return vision_fail(error, size, VISION_BAD_INPUT,
                     "JPEG quality %d: must be 60 to 95, 0 for none (or -1 to draw it)",
                     c->jpeg_quality);
     if (c->hands < -1 || c->hands > 2)
-        return fail(error, size, VISION_BAD_INPUT, "hands %d: must be 0 to 2 (or -1 to draw it)",
+        return vision_fail(error, size, VISION_BAD_INPUT, "hands %d: must be 0 to 2 (or -1 to draw it)",
                     c->hands);
     return VISION_OK;
 }
@@ -365,60 +351,60 @@ static vision_status check_truth(const vision_el_observation *truth, uint64_t bo
                                  double paint[VISION_COLOURS_MAX][3], char *error, size_t size)
 {
     if (truth->colour_count < 0 || truth->colour_count > VISION_COLOURS_MAX)
-        return fail(error, size, VISION_BAD_INPUT, "the truth has %d colours (at most %d)",
+        return vision_fail(error, size, VISION_BAD_INPUT, "the truth has %d colours (at most %d)",
                     truth->colour_count, VISION_COLOURS_MAX);
     for (int i = 0; i < truth->colour_count; i++) {
         char name[VISION_COLOUR_NAME_MAX + 1];
         memcpy(name, truth->colours[i], VISION_COLOUR_NAME_MAX);
         name[VISION_COLOUR_NAME_MAX] = '\0';
         if (render_paint(name, box_seed, paint[i]) != 0)
-            return fail(error, size, VISION_BAD_INPUT, "colour '%s': the renderer paints only %s",
+            return vision_fail(error, size, VISION_BAD_INPUT, "colour '%s': the renderer paints only %s",
                         name, render_paint_names());
     }
     if (truth->tile_count < 0 || truth->tile_count > VISION_EL_TILES_MAX)
-        return fail(error, size, VISION_BAD_INPUT, "the truth has %d tiles (at most %d)",
+        return vision_fail(error, size, VISION_BAD_INPUT, "the truth has %d tiles (at most %d)",
                     truth->tile_count, VISION_EL_TILES_MAX);
     for (int i = 0; i < truth->tile_count; i++) {
         const vision_el_tile *t = &truth->tiles[i];
         if (t->row < -1000 || t->row > 1000 || t->col < -1000 || t->col > 1000)
-            return fail(error, size, VISION_BAD_INPUT, "tile %d: row %d, column %d out of reach", i,
+            return vision_fail(error, size, VISION_BAD_INPUT, "tile %d: row %d, column %d out of reach", i,
                         t->row, t->col);
         for (int j = 0; j < i; j++)
             if (truth->tiles[j].row == t->row && truth->tiles[j].col == t->col)
-                return fail(error, size, VISION_BAD_INPUT,
+                return vision_fail(error, size, VISION_BAD_INPUT,
                             "tiles %d and %d both lie at row %d, column %d", j, i, t->row, t->col);
         if (t->type < 0 || t->type >= EL_TILE_TYPES)
-            return fail(error, size, VISION_BAD_INPUT,
+            return vision_fail(error, size, VISION_BAD_INPUT,
                         "tile at row %d, column %d: its type %s; a truth names every type", t->row,
                         t->col, t->type == VISION_UNKNOWN ? "is unknown" : "is not a tile type");
         if (t->token != EL_NO_TOKEN && t->token != EL_BOAT && t->token != EL_SNAKES)
-            return fail(error, size, VISION_BAD_INPUT,
+            return vision_fail(error, size, VISION_BAD_INPUT,
                         "tile at row %d, column %d: its token must be the boat, the snakes or none",
                         t->row, t->col);
         if (t->top == VISION_NONE) {
             if (t->height != 0 && t->height != VISION_UNKNOWN)
-                return fail(error, size, VISION_BAD_INPUT,
+                return vision_fail(error, size, VISION_BAD_INPUT,
                             "tile at row %d, column %d: a height of %d with no adventurer on top",
                             t->row, t->col, t->height);
             continue;
         }
         if (t->top < 0 || t->top >= truth->colour_count)
-            return fail(error, size, VISION_BAD_INPUT, "tile at row %d, column %d: its top %s",
+            return vision_fail(error, size, VISION_BAD_INPUT, "tile at row %d, column %d: its top %s",
                         t->row, t->col,
                         t->top == VISION_UNKNOWN ? "is unknown; a truth names every top"
                                                  : "is not one of the truth's colours");
         if (t->height < 1 || t->height > VISION_EL_STACK_MAX)
-            return fail(error, size, VISION_BAD_INPUT,
+            return vision_fail(error, size, VISION_BAD_INPUT,
                         "tile at row %d, column %d: a stack of %d adventurers (1 to %d)", t->row,
                         t->col, t->height, VISION_EL_STACK_MAX);
         if (t->stack_known) {
             for (int k = 0; k < t->height; k++)
                 if (t->stack[k] < 0 || t->stack[k] >= truth->colour_count)
-                    return fail(error, size, VISION_BAD_INPUT,
+                    return vision_fail(error, size, VISION_BAD_INPUT,
                                 "tile at row %d, column %d: stack entry %d is not a colour", t->row,
                                 t->col, k);
             if (t->stack[t->height - 1] != t->top)
-                return fail(error, size, VISION_BAD_INPUT,
+                return vision_fail(error, size, VISION_BAD_INPUT,
                             "tile at row %d, column %d: the stack's last is not its top", t->row,
                             t->col);
         }
@@ -542,7 +528,7 @@ static vision_status setup_camera(scene *s, char *error, size_t size)
         if (mat_in_frame(s))
             break;
         if (i == 400)
-            return fail(error, size, VISION_BAD_INPUT,
+            return vision_fail(error, size, VISION_BAD_INPUT,
                         "the mat (%g x %g mm) does not fit a %d x %d frame from any height",
                         s->config->mat.width_mm, s->config->mat.height_mm, cam->width, cam->height);
         height *= 1.02;
@@ -575,7 +561,7 @@ static vision_status setup_camera(scene *s, char *error, size_t size)
     cam->canvas_width = (int)ceil(max_x) + (int)cam->ox + 1;
     cam->canvas_height = (int)ceil(max_y) + (int)cam->oy + 1;
     if (cam->canvas_width > 16384 || cam->canvas_height > 16384)
-        return fail(error, size, VISION_BAD_INPUT, "the lens's distortion %g is too strong", s->k1);
+        return vision_fail(error, size, VISION_BAD_INPUT, "the lens's distortion %g is too strong", s->k1);
     s->px_per_mm = cam->focal / depth_of(cam, v3(s->target_x, s->target_y, 0));
     return VISION_OK;
 }
@@ -711,7 +697,7 @@ static vision_status place_layout(scene *s, char *error, size_t size)
             placed = true;
     }
     if (!placed)
-        return fail(error, size, VISION_BAD_INPUT,
+        return vision_fail(error, size, VISION_BAD_INPUT,
                     "the layout (%d rows x %d columns of %g mm tiles) does not fit the %g x %g mm "
                     "mat clear of its %g mm markers",
                     s->rows, s->cols, mat->tile_mm, mat->width_mm, mat->height_mm, mat->marker_mm);
@@ -1870,14 +1856,14 @@ vision_status vision_el_render(const vision_render_config *config,
         return status;
     scene *s = calloc(1, sizeof *s);
     if (!s)
-        return fail(error, size, VISION_NOMEM, "out of memory");
+        return vision_fail(error, size, VISION_NOMEM, "out of memory");
     s->config = config;
     s->truth = truth;
     status = check_truth(truth, config->box_seed, s->paint, error, size);
     if (status == VISION_OK) {
         status = render_box_make(config->box_seed, &s->box);
         if (status != VISION_OK)
-            fail(error, size, status, "cannot paint the box's art: %s",
+            vision_fail(error, size, status, "cannot paint the box's art: %s",
                  vision_status_message(status));
     }
     if (status == VISION_OK) {
@@ -1943,7 +1929,7 @@ vision_status vision_el_render(const vision_render_config *config,
     if (status != VISION_OK) {
         vision_image_free(frame);
         if (!error[0])
-            fail(error, size, status, "drawing failed: %s", vision_status_message(status));
+            vision_fail(error, size, status, "drawing failed: %s", vision_status_message(status));
     }
     scene_free(s);
     return status;

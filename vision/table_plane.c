@@ -495,21 +495,6 @@ static vision_camera scaled_camera(const vision_camera *camera, int width, int h
     return scaled;
 }
 
-static vision_status fail(vision_status status, char *error, size_t size, const char *format,
-                          ...) __attribute__((format(printf, 4, 5)));
-
-static vision_status fail(vision_status status, char *error, size_t size, const char *format,
-                          ...)
-{
-    if (error && size) {
-        va_list arguments;
-        va_start(arguments, format);
-        vsnprintf(error, size, format, arguments);
-        va_end(arguments);
-    }
-    return status;
-}
-
 /* Chooses the focal length and fits the pose to all 16 corners. */
 static void fit_camera(const corner_set *corners, const double homography[9],
                        const vision_camera *camera, int width, int height, camera_pose *pose,
@@ -635,7 +620,7 @@ static bool markers_agree(const camera_pose *pose, const corner_set *corners,
             }
         }
     if (!(off <= moved_threshold_mm(corners, blamed, mat->marker_mm))) {
-        fail(VISION_MARKER_MOVED, error, size,
+        vision_fail(error, size, VISION_MARKER_MOVED,
              "marker %d (%s) is %.0f mm from where the mat puts it: moved, or the mat size is "
              "wrong (%.0f x %.0f mm between marker centres, markers %.0f mm)",
              blamed, corner_names[blamed], off, mat->width_mm, mat->height_mm, mat->marker_mm);
@@ -645,7 +630,7 @@ static bool markers_agree(const camera_pose *pose, const corner_set *corners,
     measured_marker_mm(pose, corners, measured);
     if (!(fabs(measured[0] / mat->marker_mm - 1) <= VISION_MARKER_SIZE_SHARE &&
           fabs(measured[1] / mat->marker_mm - 1) <= VISION_MARKER_SIZE_SHARE)) {
-        fail(VISION_MARKER_MOVED, error, size,
+        vision_fail(error, size, VISION_MARKER_MOVED,
              "the markers measure %.1f x %.1f mm, not %.0f mm, on a mat of %.0f x %.0f mm "
              "between marker centres: the mat size or the marker size is wrong (the sheet's "
              "ruler shows 100 mm when printed at scale)",
@@ -682,7 +667,7 @@ static vision_status fit_registration(const vision_point seen_corners[4][4],
         vision_status status = cv_geom_undistort_points(&intrinsics, corners.seen, corners.seen,
                                                         16, detail, sizeof detail);
         if (status != VISION_OK)
-            return fail(status, error, size, "cannot undistort the markers' corners: %s", detail);
+            return vision_fail(error, size, status, "cannot undistort the markers' corners: %s", detail);
     }
 
     double homography[9], inverse[9];
@@ -690,7 +675,7 @@ static vision_status fit_registration(const vision_point seen_corners[4][4],
     vision_status status =
         cv_geom_find_homography(corners.mat, corners.seen, 16, homography, detail, sizeof detail);
     if (status != VISION_OK || !mat3_inverse(homography, inverse))
-        return fail(VISION_MARKER_MOVED, error, size,
+        return vision_fail(error, size, VISION_MARKER_MOVED,
                     "the markers do not lie on a plane the mat describes (%s)",
                     status != VISION_OK ? detail : "degenerate");
 
@@ -712,14 +697,14 @@ static vision_status fit_registration(const vision_point seen_corners[4][4],
         status = cv_geom_find_homography(ideal.mat, ideal.seen, 16, homography, detail,
                                          sizeof detail);
         if (status != VISION_OK || !mat3_inverse(homography, inverse))
-            return fail(VISION_MARKER_MOVED, error, size,
+            return vision_fail(error, size, VISION_MARKER_MOVED,
                         "the markers do not lie on a plane the mat describes (%s)",
                         status != VISION_OK ? detail : "degenerate");
     }
     double residual = worst_distance_mm(&pose, &corners, 0xf);
     const double *r = pose.rotation, *t = pose.translation;
     if (!isfinite(residual) || !(t[2] > 0))
-        return fail(VISION_MARKER_MOVED, error, size,
+        return vision_fail(error, size, VISION_MARKER_MOVED,
                     "the markers do not fit a camera looking at the mat (residual %.0f mm)",
                     residual);
 
@@ -1087,11 +1072,11 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
     if (!frame || !frame->pixels || frame->width < 16 || frame->height < 16 ||
         (frame->channels != 1 && frame->channels != 3) ||
         frame->stride < frame->width * frame->channels)
-        return fail(VISION_BAD_INPUT, error, size, "an empty frame: no markers to find");
+        return vision_fail(error, size, VISION_BAD_INPUT, "an empty frame: no markers to find");
     if (!(isfinite(mat->marker_mm) && mat->marker_mm > 0 && isfinite(mat->width_mm) &&
           isfinite(mat->height_mm) && mat->width_mm > mat->marker_mm &&
           mat->height_mm > mat->marker_mm))
-        return fail(VISION_BAD_INPUT, error, size,
+        return vision_fail(error, size, VISION_BAD_INPUT,
                     "the mat's markers (%g mm) overlap or its size (%g x %g mm) is not a size",
                     mat->marker_mm, mat->width_mm, mat->height_mm);
 
@@ -1101,7 +1086,7 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
     vision_image search;
     vision_status status = cv_geom_grey(frame, scale, &search, detail, sizeof detail);
     if (status != VISION_OK)
-        return fail(status, error, size, "cannot read the frame: %s", detail);
+        return vision_fail(error, size, status, "cannot read the frame: %s", detail);
     double mark = now_ms();
     times->grey_ms = times->total_ms = mark - start;
 
@@ -1113,7 +1098,7 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
     mark = now_ms();
     times->total_ms = mark - start;
     if (status != VISION_OK)
-        return fail(status, error, size, "cannot search the frame for markers: %s", detail);
+        return vision_fail(error, size, status, "cannot search the frame for markers: %s", detail);
 
     int index_of[4] = {-1, -1, -1, -1}, others[8], other_count = 0;
     for (int i = 0; i < count; i++) {
@@ -1125,7 +1110,7 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
         }
         if (index_of[id] >= 0) {
             const vision_point *a = &found[index_of[id]].corners[0], *b = &found[i].corners[0];
-            return fail(VISION_MARKER_MOVED, error, size,
+            return vision_fail(error, size, VISION_MARKER_MOVED,
                         "marker %d (%s) is seen twice, near (%.0f, %.0f) and (%.0f, %.0f) px: "
                         "the kit has one of each",
                         id, corner_names[id], a->x, a->y, b->x, b->y);
@@ -1142,16 +1127,16 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
             used += snprintf(seen + used, sizeof seen - (size_t)used, "%s%d", i ? ", " : "",
                              others[i]);
         if (other_count)
-            return fail(VISION_NO_MARKERS, error, size,
+            return vision_fail(error, size, VISION_NO_MARKERS,
                         "no table markers in view (ArUco 4x4_50 ids 0-3); only other ids: %s",
                         seen);
-        return fail(VISION_NO_MARKERS, error, size,
+        return vision_fail(error, size, VISION_NO_MARKERS,
                     "no table markers in view (ArUco 4x4_50 ids 0-3)");
     }
     if (missing_count > 0) {
         char names[160];
         describe_markers(names, sizeof names, missing, missing_count);
-        return fail(VISION_MARKER_MISSING, error, size,
+        return vision_fail(error, size, VISION_MARKER_MISSING,
                     "%s %s not found: covered or out of view",
                     missing_count == 1 ? "marker" : "markers", names);
     }
@@ -1161,7 +1146,7 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
         memcpy(corners[id], found[index_of[id]].corners, sizeof corners[id]);
         status = refine_marker(frame, corners[id], detail, sizeof detail);
         if (status != VISION_OK)
-            return fail(status, error, size, "cannot refine marker %d's corners: %s", id, detail);
+            return vision_fail(error, size, status, "cannot refine marker %d's corners: %s", id, detail);
     }
     times->refine_ms = now_ms() - mark;
     mark = now_ms();

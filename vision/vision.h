@@ -48,6 +48,11 @@ typedef enum {
 /* The status's short message. Static storage. */
 const char *vision_status_message(vision_status status);
 
+/* Writes the formatted message into error (size bytes; nothing when error is NULL or size is 0)
+ * and returns status, so that failing is one line: `return vision_fail(error, size, ...);`. */
+vision_status vision_fail(char *error, size_t size, vision_status status, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* An 8-bit image: 1 channel (grey) or 3 (blue, green, red: OpenCV's order). Pixel (x, y),
  * channel c is pixels[y * stride + x * channels + c]. */
 typedef struct vision_image {
