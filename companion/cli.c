@@ -134,9 +134,9 @@ int cli_check_seeing_game(const cli_command *command, const char *game)
     const rules_game *games = rules_games(&count);
     for (size_t i = 0; i < count; i++)
         if (strcmp(games[i].id, game) == 0) {
-            if (strcmp(game, "expedition-luxor") == 0)
+            if (strcmp(game, EL_GAME_ID) == 0)
                 return EXIT_OK;
-            cli_error(command, "%s: not available yet: the camera reads expedition-luxor so far",
+            cli_error(command, "%s: not available yet: the camera reads " EL_GAME_ID " so far",
                       game);
             return EXIT_FAILURE_OTHER;
         }

@@ -76,7 +76,7 @@ static int markers(const cli_command *command, int argc, char **argv)
 
 /* ---- the profile the camera and table steps update ---- */
 
-#define DEFAULT_GAME "expedition-luxor"
+#define DEFAULT_GAME EL_GAME_ID
 
 /* The exit status a vision failure calls for: the user's input, or something else. */
 static int exit_for(vision_status status)

@@ -238,7 +238,7 @@ static char *info_json(const vision_render_config *config, const vision_el_obser
         json_array_append_new(tiles, tile);
     }
     json_t *root = json_object();
-    json_object_set_new(root, "game", json_string("expedition-luxor"));
+    json_object_set_new(root, "game", json_string(EL_GAME_ID));
     json_object_set_new(root, "box_seed", json_integer((json_int_t)config->box_seed));
     json_object_set_new(root, "scene_seed", json_integer((json_int_t)config->scene_seed));
     json_object_set_new(root, "camera", camera);

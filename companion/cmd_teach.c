@@ -14,8 +14,6 @@
 
 #define MAX_PAIRS 16
 
-static const char *const default_colours[] = {"orange", "black", "grey", "yellow"};
-
 /* Splits "a,b,c" into names (pointers into text, which is changed). */
 static int split_colours(char *text, const char **names, int max)
 {
@@ -31,14 +29,18 @@ static int split_colours(char *text, const char **names, int max)
 static int print_layout(const cli_command *command, char *colour_list, const char *out)
 {
     const char *names[VISION_COLOURS_MAX];
-    int count = 4;
+    int count = EL_MAX_SEATS;
     if (colour_list) {
         count = split_colours(colour_list, names, VISION_COLOURS_MAX);
         if (count < 1)
             return cli_usage_error(command, "--colours: one to %d names separated by commas",
                                    VISION_COLOURS_MAX);
     } else {
-        memcpy(names, default_colours, sizeof default_colours);
+        /* The box's own colours, as the rules know them. */
+        static el_config config;
+        el_config_default(&config);
+        for (int i = 0; i < EL_MAX_SEATS; i++)
+            names[i] = config.colours[i];
     }
     vision_el_observation *layout = malloc(sizeof *layout);
     if (!layout) {
@@ -169,7 +171,7 @@ int cli_calibrate_teach(const cli_command *command, int argc, char **argv)
     };
     const char *images[MAX_PAIRS], *truths[MAX_PAIRS];
     int image_count = 0, truth_count = 0, learnt = 0;
-    const char *profile_path = NULL, *game = "expedition-luxor", *out = NULL;
+    const char *profile_path = NULL, *game = EL_GAME_ID, *out = NULL;
     char *colours = NULL;
     bool layout = false;
     opterr = 0;

@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define OBSERVATION_EL_GAME "expedition-luxor"
+#define OBSERVATION_EL_GAME EL_GAME_ID
 
 /*
  * Reads an Expedition Luxor observation from JSON text (length bytes, no terminator needed).

@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define EL_GAME_ID "expedition-luxor" /* its id in the game table, the archive and observations */
 #define EL_MAX_SEATS 4
 #define EL_ADVENTURERS 30          /* per seat */
 #define EL_TILES_PER_SEAT 24

@@ -1,5 +1,6 @@
 #include "rules.h"
 #include "rules_internal.h"
+#include "expedition_luxor.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,7 +100,7 @@ const rules_flag *rules_flags(size_t *count)
 
 /* Ids and player counts from ../shared/RULES.md; the titles are the boxes' own. */
 static const rules_game games[] = {
-    {"expedition-luxor", "Expedition Luxor", 2, 4, RULES_FLAG_EXPANSION | RULES_FLAG_CHECK_DECK,
+    {EL_GAME_ID, "Expedition Luxor", 2, 4, RULES_FLAG_EXPANSION | RULES_FLAG_CHECK_DECK,
      0, &el_engine},
     {"luxor", "Luxor", 2, 4, RULES_FLAG_CURSE | RULES_FLAG_SPHINX | RULES_FLAG_TILE_PAIRS,
      0, &lx_engine},
