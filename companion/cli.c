@@ -143,6 +143,11 @@ int cli_check_seeing_game(const cli_command *command, const char *game)
     return cli_usage_error(command, "'%s' is not a game (tablescribe --help lists them)", game);
 }
 
+int cli_vision_exit_code(vision_status status)
+{
+    return status == VISION_NOMEM || status == VISION_IO ? EXIT_FAILURE_OTHER : EXIT_BAD_INPUT;
+}
+
 int cli_profile_load(const cli_command *command, const char *path, const char *game, bool taught,
                      calibration_profile *profile)
 {
@@ -153,7 +158,7 @@ int cli_profile_load(const cli_command *command, const char *path, const char *g
                                path);
     if (status != VISION_OK) {
         cli_error(command, "%s", error);
-        return status == VISION_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_FAILURE_OTHER;
+        return cli_vision_exit_code(status);
     }
     if (strcmp(profile->game, game) != 0)
         return cli_usage_error(command, "%s: a profile of %s, not %s", path, profile->game, game);

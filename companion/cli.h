@@ -47,6 +47,11 @@ int cli_archive_failure(const cli_command *command, db *archive, db_status statu
  * whose seeing lands later: exit 1) and returns the exit code. */
 int cli_check_seeing_game(const cli_command *command, const char *game);
 
+/* The exit status a failed vision or calibration call calls for: 1 when the machine failed
+ * (out of memory, input/output), 2 for everything about the user's input (a file missing or
+ * not an image, markers not found, a profile that does not fit). */
+int cli_vision_exit_code(vision_status status);
+
 /* Loads the profile at path for game into *profile (taught: it must have learnt the box).
  * Returns EXIT_OK, or prints one line naming the file and returns the exit code. */
 int cli_profile_load(const cli_command *command, const char *path, const char *game, bool taught,

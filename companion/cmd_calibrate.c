@@ -64,8 +64,7 @@ static int markers(const cli_command *command, int argc, char **argv)
     vision_image_free(&sheet);
     if (status != VISION_OK) {
         cli_error(command, "%s", error);
-        return status == VISION_BAD_INPUT || status == VISION_NOT_FOUND ? EXIT_BAD_INPUT
-                                                                          : EXIT_FAILURE_OTHER;
+        return cli_vision_exit_code(status);
     }
     printf("Wrote %s: four markers of %.0f mm on an A4 page at %d dpi. Print at 100%% scale,\n"
            "check the 100 mm ruler, and lay id 0 at the top-left corner of the play area,\n"
@@ -77,22 +76,6 @@ static int markers(const cli_command *command, int argc, char **argv)
 /* ---- the profile the camera and table steps update ---- */
 
 #define DEFAULT_GAME EL_GAME_ID
-
-/* The exit status a vision failure calls for: the user's input, or something else. */
-static int exit_for(vision_status status)
-{
-    switch (status) {
-    case VISION_BAD_INPUT:
-    case VISION_NOT_FOUND:
-    case VISION_UNREADABLE:
-    case VISION_NO_MARKERS:
-    case VISION_MARKER_MISSING:
-    case VISION_MARKER_MOVED:
-        return EXIT_BAD_INPUT;
-    default:
-        return EXIT_FAILURE_OTHER;
-    }
-}
 
 /* Loads the profile at path, or starts one for game (default expedition-luxor) when there is
  * none yet. Returns EXIT_OK, or prints one line and returns the exit status. */
@@ -109,7 +92,7 @@ static int profile_open(const cli_command *command, const char *path, const char
     }
     if (status != VISION_NOT_FOUND) {
         cli_error(command, "%s", error);
-        return exit_for(status);
+        return cli_vision_exit_code(status);
     }
     if (!game)
         game = DEFAULT_GAME;
@@ -127,7 +110,7 @@ static int profile_write(const cli_command *command, const char *path,
     vision_status status = calibration_profile_save(path, profile, error, sizeof error);
     if (status != VISION_OK) {
         cli_error(command, "%s", error);
-        return exit_for(status);
+        return cli_vision_exit_code(status);
     }
     return EXIT_OK;
 }
@@ -139,7 +122,7 @@ static int image_open(const cli_command *command, const char *path, vision_image
     vision_status status = vision_image_load(path, image, error, sizeof error);
     if (status != VISION_OK) {
         cli_error(command, "%s", error);
-        return exit_for(status);
+        return cli_vision_exit_code(status);
     }
     return EXIT_OK;
 }
@@ -166,7 +149,7 @@ static int print_board(const cli_command *command, const char *out, int dpi)
     vision_image_free(&sheet);
     if (status != VISION_OK) {
         cli_error(command, "%s", error);
-        return exit_for(status);
+        return cli_vision_exit_code(status);
     }
     printf("Wrote %s: a ChArUco board of %d x %d squares of %.0f mm on an A4 landscape page at "
            "%d dpi.\nPrint it, lay it flat, and photograph it 10 or more times from different "
@@ -250,7 +233,7 @@ static int camera(const cli_command *command, int argc, char **argv)
             calibration_camera(&board, views, path_count, found, &result, error, sizeof error);
         if (status != VISION_OK) {
             cli_error(command, "%s", error);
-            code = exit_for(status);
+            code = cli_vision_exit_code(status);
         }
     }
     if (code == EXIT_OK) {
@@ -405,7 +388,7 @@ static int table(const cli_command *command, int argc, char **argv)
             calibration_table(&image, mat, &profile->camera, &report, error, sizeof error);
         if (status != VISION_OK) {
             cli_error(command, "%s: %s", image_path, error);
-            code = exit_for(status);
+            code = cli_vision_exit_code(status);
         } else {
             const vision_registration *seen = &report.registration;
             printf("%s (%d x %d): markers 0 1 2 3 found; the worst corner is %.1f mm from where "

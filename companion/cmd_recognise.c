@@ -21,7 +21,7 @@ static int recognise_one(const cli_command *command, const calibration_profile *
     vision_status status = vision_image_load(path, &frame, error, sizeof error);
     if (status != VISION_OK) {
         cli_error(command, "%s", error);
-        return status == VISION_NOMEM || status == VISION_IO ? EXIT_FAILURE_OTHER : EXIT_BAD_INPUT;
+        return cli_vision_exit_code(status);
     }
     vision_registration registration;
     status = vision_register(&frame, &profile->mat, &profile->camera, &registration, error,
@@ -29,7 +29,7 @@ static int recognise_one(const cli_command *command, const calibration_profile *
     if (status != VISION_OK) {
         vision_image_free(&frame);
         cli_error(command, "%s: %s", path, error);
-        return status == VISION_NOMEM ? EXIT_FAILURE_OTHER : EXIT_BAD_INPUT;
+        return cli_vision_exit_code(status);
     }
     vision_el_observation *seen = malloc(sizeof *seen);
     vision_el_timing stages;
@@ -40,7 +40,7 @@ static int recognise_one(const cli_command *command, const calibration_profile *
     if (status != VISION_OK) {
         free(seen);
         cli_error(command, "%s: %s", path, status == VISION_NOMEM ? "out of memory" : error);
-        return status == VISION_NOMEM ? EXIT_FAILURE_OTHER : EXIT_BAD_INPUT;
+        return cli_vision_exit_code(status);
     }
     if (timing)
         fprintf(stderr,

@@ -404,8 +404,7 @@ int cli_render(const cli_command *command, int argc, char **argv)
         free(truth);
         free(info);
         cli_error(command, "%s", error);
-        return status == VISION_BAD_INPUT || status == VISION_NOT_FOUND ? EXIT_BAD_INPUT
-                                                                        : EXIT_FAILURE_OTHER;
+        return cli_vision_exit_code(status);
     }
     vision_image frame;
     char detail[400] = "";
@@ -460,7 +459,7 @@ int cli_render(const cli_command *command, int argc, char **argv)
     free(info);
     if (status != VISION_OK) {
         cli_error(command, "%s", error);
-        return status == VISION_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_FAILURE_OTHER;
+        return cli_vision_exit_code(status);
     }
     printf("Wrote %s: %d x %d, box %llu, scene %llu, the camera %.0f mm above the table%s%s.\n",
            out, width, height, (unsigned long long)config.box_seed,

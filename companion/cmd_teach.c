@@ -107,7 +107,7 @@ static int learn_pair(const cli_command *command, const calibration_profile *pro
         status = vision_image_load(image_path, frame, error, sizeof error);
     if (status != VISION_OK) {
         cli_error(command, "%s", error);
-        return status == VISION_NOMEM || status == VISION_IO ? EXIT_FAILURE_OTHER : EXIT_BAD_INPUT;
+        return cli_vision_exit_code(status);
     }
     status = vision_register(frame, &profile->mat, &profile->camera, registration, error,
                              sizeof error);
@@ -117,7 +117,7 @@ static int learn_pair(const cli_command *command, const calibration_profile *pro
     if (status != VISION_OK) {
         vision_image_free(frame);
         cli_error(command, "%s: %s", image_path, status == VISION_NOMEM ? "out of memory" : error);
-        return status == VISION_NOMEM ? EXIT_FAILURE_OTHER : EXIT_BAD_INPUT;
+        return cli_vision_exit_code(status);
     }
     return EXIT_OK;
 }
@@ -264,7 +264,7 @@ int cli_calibrate_teach(const cli_command *command, int argc, char **argv)
     vision_status status = calibration_profile_save(profile_path, profile, error, sizeof error);
     if (status != VISION_OK) {
         cli_error(command, "%s", error);
-        code = status == VISION_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_FAILURE_OTHER;
+        code = cli_vision_exit_code(status);
         goto done;
     }
     printf("Taught %s from %d image%s into %s:\n", game, image_count, image_count > 1 ? "s" : "",

@@ -60,7 +60,6 @@ typedef struct el_grid {
     double pitch_mm;   /* a tile's side and the gap */
     double origin_mm[2];
     int rows, cols;    /* cells searched */
-    float coverage[EL_CELLS_MAX][EL_CELLS_MAX]; /* share of each cell's inside that is not mat */
     bool tile[EL_CELLS_MAX][EL_CELLS_MAX];
     int tiles;
 } el_grid;
@@ -123,8 +122,6 @@ typedef struct el_stack {
     double base_mm[2];    /* its foot's centre on the table */
     double reach_mm;      /* the far end of its image on the table, from the camera's foot */
     double base_reach_mm; /* its foot's centre, from the camera's foot */
-    double width_mm;      /* across */
-    int outliers;         /* pixels that were not the art nor the mat */
     bool blocked;         /* the image runs into something it cannot be (a hand, the view's edge) */
 } el_stack;
 

@@ -52,8 +52,6 @@ static void median_colour(float *values, int count, float colour[3])
 }
 
 static const double marker_centres[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
-static const char *const corner_names[4] = {"top-left", "top-right", "bottom-right",
-                                            "bottom-left"};
 
 /* Points on the square ring at distance `reach` (mm) from marker id's centre. */
 static int ring_points(const vision_mat *mat, int id, double reach, double points[][2], int count)
@@ -103,7 +101,6 @@ vision_status el_balance_measure(const vision_image *frame, const vision_registr
         balance->black[c] = k[c];
         balance->scale[c] = 1.0f / (w[c] - k[c]);
     }
-    (void)corner_names;
     return VISION_OK;
 }
 
@@ -716,7 +713,6 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
                     hits += table->foreground[(size_t)y * (size_t)table->width + (size_t)x];
                 }
             double share_covered = total ? (double)hits / total : 0.0;
-            grid->coverage[r][c] = (float)share_covered;
             /* A dark pictogram may look like the mat: a third of a cell is enough to look. */
             grid->tile[r][c] = share_covered >= EL_CELL_COVERED;
             grid->tiles += grid->tile[r][c];
@@ -1039,7 +1035,6 @@ void el_stack_measure(const el_table *table, const vision_registration *registra
         }
     bool blob[FOOT][FOOT];
     int size = largest_blob(unlike, blob);
-    stack->outliers = size;
     if (size < 8)
         return;
     double ex = tx - foot[0], ey = ty - foot[1], distance = sqrt(ex * ex + ey * ey);
@@ -1086,7 +1081,6 @@ void el_stack_measure(const el_table *table, const vision_registration *registra
     distance = sqrt(ex * ex + ey * ey);
     stack->found = true;
     stack->base_reach_mm = near;
-    stack->width_mm = 2.0 * piece_radius_mm;
     if (distance < 1.0) {
         stack->reach_mm = near + 2.0 * piece_radius_mm;
         return;
