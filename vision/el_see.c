@@ -450,9 +450,11 @@ static double grid_cost(const turned_mask *turned, double pitch, double phase_u,
     return cost;
 }
 
-/* The share of mat among the table's pixels along lines of the grid turned by angle, from the
- * table's centre, in quarter millimetres: share[axis][bin] for u (axis 0) and v (axis 1) over
- * [low, low + bins / 4) of each, counting only pixels within the other axis's span. */
+/* How strongly the table's colour changes across lines of the grid turned by angle, from the
+ * table's centre, in quarter millimetres: edge[axis][bin] for u (axis 0) and v (axis 1) over
+ * [low, low + bins / 4) of each, counting only pixels between two held cells. The gap between
+ * two tiles is often narrower than a pixel, so it is the change of colour at a tile's edge (its
+ * art ending, its cut side, the gap's shadow) that marks it, not the mat showing through. */
 #define PROFILE_BINS_PER_MM 4
 
 /* The coarse grid: which cells hold something, so that only gaps between two tiles count. */
@@ -479,9 +481,31 @@ static bool between_tiles(const coarse_cells *cells, double u, double v, int axi
                      : coarse_held(cells, other, k) && coarse_held(cells, other, k + 1);
 }
 
-static void gap_profiles(const el_table *table, double angle, const double low[2],
-                         const double high[2], int bins, const coarse_cells *cells, int stride,
-                         float *share[2])
+/* How much the colour at a point stands out from the colours 2 mm either side along x (axis 0)
+ * or y (axis 1), summed over the channels: a line's mark, whether the line is darker or
+ * lighter than the tiles (a gap's shadow, a cut edge catching the light). The tiles turn by at
+ * most MAX_TURN_DEG, so the table's axes stand in for the grid's. Caller frees. */
+static float *colour_change(const el_table *table, int axis)
+{
+    int w = table->width, h = table->height;
+    float *change = calloc((size_t)w * (size_t)h, sizeof *change);
+    if (!change)
+        return NULL;
+    ptrdiff_t step = axis == 0 ? 3 : (ptrdiff_t)w * 3;
+    for (int y = 2; y + 2 < h; y++)
+        for (int x = 2; x + 2 < w; x++) {
+            const float *p = table->colour + ((size_t)y * (size_t)w + (size_t)x) * 3;
+            float sum = 0.0f;
+            for (int c = 0; c < 3; c++)
+                sum += fabsf(2.0f * p[c] - p[c + 2 * step] - p[c - 2 * step]);
+            change[(size_t)y * (size_t)w + (size_t)x] = sum;
+        }
+    return change;
+}
+
+static void gap_profiles(const el_table *table, const float *change[2], double angle,
+                         const double low[2], const double high[2], int bins,
+                         const coarse_cells *cells, int stride, float *share[2])
 {
     double cx = table->width / 2.0, cy = table->height / 2.0;
     double cu = cos(angle), su = sin(angle);
@@ -507,20 +531,17 @@ static void gap_profiles(const el_table *table, double angle, const double low[2
             double u = dx * cu + dy * su, v = -dx * su + dy * cu;
             if (u < low[0] || u >= high[0] || v < low[1] || v >= high[1])
                 continue;
-            float mat = !table->foreground[(size_t)y * (size_t)table->width + (size_t)x];
+            size_t at = (size_t)y * (size_t)table->width + (size_t)x;
             int bu = (int)((u - low[0]) * PROFILE_BINS_PER_MM), bv = (int)((v - low[1]) * PROFILE_BINS_PER_MM);
             if (bu < bins && between_tiles(cells, u, v, 0)) {
-                share[0][bu] += mat;
+                share[0][bu] += change[0][at];
                 count[0][bu] += 1.0f;
             }
             if (bv < bins && between_tiles(cells, u, v, 1)) {
-                share[1][bv] += mat;
+                share[1][bv] += change[1][at];
                 count[1][bv] += 1.0f;
             }
         }
-    for (int axis = 0; axis < 2; axis++)
-        for (int i = 0; i < bins; i++)
-            share[axis][i] = count[axis][i] > 0.0f ? share[axis][i] / count[axis][i] : 0.0f;
 }
 
 /* The interior gap lines along one axis: the pitch and the first line's place (mm from low)
@@ -530,6 +551,7 @@ typedef struct comb_search {
     double first_reach, first_step; /* first lines tried: the guess ± reach */
 } comb_search;
 
+#define WINDOW 3 /* bins either side of a line: a gap is 0.5-2.5 mm wide */
 static double comb_fit(const float *share, int bins, int lines, double pitch_guess,
                        double first_guess, const comb_search *search, double *pitch,
                        double *first)
@@ -547,8 +569,16 @@ static double comb_fit(const float *share, int bins, int lines, double pitch_gue
                     sum = -1.0;
                     break;
                 }
-                /* A gap is a millimetre or two wide: look over three quarter-millimetre bins. */
-                sum += share[b - 1] + share[b] + share[b + 1];
+                if (b < WINDOW || b + WINDOW + 1 >= bins) {
+                    sum = -1.0;
+                    break;
+                }
+                double window = 0.0, weight = 0.0;
+                for (int d = -WINDOW; d <= WINDOW; d++) {
+                    window += share[b + d];
+                    weight += share[bins + b + d];
+                }
+                sum += weight > 0.0 ? window / weight : 0.0;
             }
             if (sum / lines > best) {
                 best = sum / lines;
@@ -557,6 +587,80 @@ static double comb_fit(const float *share, int bins, int lines, double pitch_gue
             }
         }
     return best;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * Puts the lattice where the layout's outer edges are. The lines between two tiles give the
+ * turn and the pitch, but not always the phase: a tile's printed frame draws a line a few
+ * millimetres inside its edge, as sharp as the edge, and the comb may take it for the edge.
+ * Where a tile has no neighbour, its edge is where the mat begins, which nothing else looks
+ * like. centre0 (the first held cell's centre, turned coordinates) moves by the median of what
+ * every outer edge says.
+ */
+static void outer_edges(const el_table *table, double angle, double pitch, double tile_mm,
+                        const coarse_cells *cells, const int low_k[2], const int high_k[2],
+                        double centre0[2])
+{
+    enum { ACROSS = 9, MAX_SAMPLES = 4 * ACROSS * EL_CELLS_MAX * EL_CELLS_MAX };
+    static const int side_u[4] = {-1, 1, 0, 0}, side_v[4] = {0, 0, -1, 1};
+    double *found[2];
+    found[0] = malloc(sizeof(double) * MAX_SAMPLES);
+    found[1] = malloc(sizeof(double) * MAX_SAMPLES);
+    if (!found[0] || !found[1]) {
+        free(found[0]);
+        free(found[1]);
+        return; /* the comb's phase stands */
+    }
+    int count[2] = {0, 0};
+    double cx = table->width / 2.0, cy = table->height / 2.0, cu = cos(angle), su = sin(angle);
+    double half = tile_mm / 2.0, reach = 5.0, step = 0.25;
+    for (int kv = low_k[1]; kv <= high_k[1]; kv++)
+        for (int ku = low_k[0]; ku <= high_k[0]; ku++) {
+            if (!coarse_held(cells, ku, kv))
+                continue;
+            double u0 = centre0[0] + (ku - low_k[0]) * pitch, v0 = centre0[1] + (kv - low_k[1]) * pitch;
+            for (int side = 0; side < 4; side++) {
+                if (coarse_held(cells, ku + side_u[side], kv + side_v[side]))
+                    continue;
+                int axis = side < 2 ? 0 : 1;
+                double out_u = side_u[side], out_v = side_v[side];
+                for (int i = 0; i < ACROSS; i++) {
+                    double t = ((i + 0.5) / ACROSS - 0.5) * 1.2 * half;
+                    /* The last foreground before 2 mm of mat, walking outwards. */
+                    double edge = NAN;
+                    int mat_run = 0;
+                    for (double d = half - reach; d <= half + reach; d += step) {
+                        double u = u0 + out_u * d + (axis == 1 ? t : 0.0);
+                        double v = v0 + out_v * d + (axis == 0 ? t : 0.0);
+                        int x = (int)floor(cx + u * cu - v * su), y = (int)floor(cy + u * su + v * cu);
+                        bool fg = x >= 0 && y >= 0 && x < table->width && y < table->height &&
+                                  table->foreground[(size_t)y * (size_t)table->width + (size_t)x];
+                        if (fg) {
+                            edge = d;
+                            mat_run = 0;
+                        } else if (++mat_run * step >= 2.0 && !isnan(edge))
+                            break;
+                    }
+                    if (isnan(edge) || edge >= half + reach - step)
+                        continue; /* no mat beyond: a stack's shadow or a piece runs on */
+                    double sign = side == 0 || side == 2 ? -1.0 : 1.0;
+                    found[axis][count[axis]++] = sign * (edge + step / 2 - half);
+                }
+            }
+        }
+    for (int axis = 0; axis < 2; axis++)
+        if (count[axis] >= ACROSS) {
+            qsort(found[axis], (size_t)count[axis], sizeof(double), compare_doubles);
+            centre0[axis] += found[axis][count[axis] / 2];
+        }
+    free(found[0]);
+    free(found[1]);
 }
 
 vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid *grid)
@@ -632,6 +736,14 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
         return VISION_NOMEM;
     }
     float *share[2] = {profiles, profiles + 2 * bins};
+    float *change[2] = {colour_change(table, 0), colour_change(table, 1)};
+    if (!change[0] || !change[1]) {
+        free(change[0]);
+        free(change[1]);
+        free(profiles);
+        free(cells);
+        return VISION_NOMEM;
+    }
     double best_score = -1.0, best_angle = angle;
     double best_pitch[2] = {pitch, pitch}, best_first[2] = {firsts[0], firsts[1]};
     if (lines[0] > 0 || lines[1] > 0) {
@@ -641,7 +753,7 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
             double reach_deg, step_deg;
             int stride;
             comb_search comb;
-        } stages[2] = {{0.5, 0.25, 2, {0.75, 0.15, 3.0, 0.5}}, {0.5, 0.1, 1, {0.3, 0.05, 1.5, 0.25}}};
+        } stages[2] = {{2.0, 0.25, 2, {1.25, 0.15, 20.0, 0.5}}, {0.3, 0.05, 1, {0.3, 0.05, 1.0, 0.25}}};
         double centre = angle;
         double guess_pitch[2] = {pitch, pitch}, guess_first[2] = {firsts[0], firsts[1]};
         for (int stage = 0; stage < 2; stage++) {
@@ -650,7 +762,8 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
             for (double a = centre - stages[stage].reach_deg * PI / 180.0;
                  a <= centre + stages[stage].reach_deg * PI / 180.0 + 1e-9;
                  a += stages[stage].step_deg * PI / 180.0) {
-                gap_profiles(table, a, low, high, bins, cells, stages[stage].stride, share);
+                gap_profiles(table, (const float **)change, a, low, high, bins, cells,
+                             stages[stage].stride, share);
                 double score = 0.0, p[2] = {guess_pitch[0], guess_pitch[1]},
                        f[2] = {guess_first[0], guess_first[1]};
                 for (int axis = 0; axis < 2; axis++)
@@ -673,8 +786,9 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
             }
         }
     }
+    free(change[0]);
+    free(change[1]);
     free(profiles);
-    free(cells);
     /* One pitch for both axes (tiles are square); where an axis had no gap to see, the other's. */
     double refined = lines[0] > 0 && lines[1] > 0 ? (best_pitch[0] * lines[0] + best_pitch[1] * lines[1]) / (lines[0] + lines[1])
                      : lines[0] > 0 ? best_pitch[0] : lines[1] > 0 ? best_pitch[1] : pitch;
@@ -684,6 +798,7 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
     for (int axis = 0; axis < 2; axis++)
         centre0[axis] = lines[axis] > 0 ? low[axis] + best_first[axis] - 0.5 * best_pitch[axis]
                                         : phase[axis] + low_k[axis] * pitch;
+    outer_edges(table, best_angle, refined, mat->tile_mm, cells, low_k, high_k, centre0);
     /* Cells: a margin of empty ones around what holds something (a hand may hide a tile's
      * neighbour), within EL_CELLS_MAX. */
     int margin = 2;
@@ -695,6 +810,7 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
     double u0 = centre0[0] - margin * refined, v0 = centre0[1] - margin * refined;
     grid->origin_mm[0] = cx + u0 * cu - v0 * su;
     grid->origin_mm[1] = cy + u0 * su + v0 * cu;
+    free(cells);
     /* Each cell's share of foreground, sampled over its inside. */
     enum { SAMPLES = 16 };
     for (int r = 0; r < grid->rows; r++)
