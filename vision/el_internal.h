@@ -5,7 +5,8 @@
  *         ─▶ el_table_read      (the mat seen from above at 1 px/mm, and what is not mat)
  *         ─▶ el_grid_find       (the tiles' turn, pitch and phase; which cells hold a tile)
  *         ─▶ el_patch_sample    (a tile's art as PATCH x PATCH balanced colours)
- *         ─▶ el_stack_measure   (a stack's base, top and height from its parallax)
+ *         ─▶ el_stack_fit       (el_stack.c: each stack's foot, height and top, as the
+ *                                capsule its image makes on the table)
  */
 #ifndef TS_EL_INTERNAL_H
 #define TS_EL_INTERNAL_H
@@ -14,6 +15,7 @@
 
 #include <stdbool.h>
 
+#define PI 3.14159265358979323846
 #define EL_PATCH VISION_EL_PATCH
 #define EL_PATCH_SPAN 0.84 /* the share of a tile's side the patch covers: clear of its edges */
 #define EL_CELLS_MAX 40    /* grid cells searched along each axis */
@@ -116,15 +118,6 @@ double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *m
 double el_tile_distance(const el_table *table, const el_grid *grid, const vision_mat *mat,
                         int row, int col, const el_patch *art, el_match *match);
 
-/* What lies on a tile and rises above it: where it stands and how high it reaches. */
-typedef struct el_stack {
-    bool found;
-    double base_mm[2];    /* its foot's centre on the table */
-    double reach_mm;      /* the far end of its image on the table, from the camera's foot */
-    double base_reach_mm; /* its foot's centre, from the camera's foot */
-    bool blocked;         /* the image runs into something it cannot be (a hand, the view's edge) */
-} el_stack;
-
 /* The expected look of the table without pieces: the tiles' learnt art where the grid holds
  * a tile, the mat elsewhere. */
 typedef struct el_scenery {
@@ -135,22 +128,63 @@ typedef struct el_scenery {
     float mat_colour[3];
 } el_scenery;
 
+/* The per-channel median of count colours (reorders values). */
+void el_median_colour(float *values, int count, float colour[3]);
+
+/* How far the colour seen at table point (x, y) is from what the scenery puts there, under
+ * some shade (a piece's soft shadow darkens what lies under it without making it a piece):
+ * *distance > 1 is unlike. False when it cannot say (off the grid, a tile of unknown art, or
+ * between the art's span and the tile's edge). */
+bool el_scenery_distance(const el_scenery *scenery, double x, double y, const float seen[3],
+                         float *distance);
+
+/* ---- stacks as capsules (el_stack.c) ---- */
+
+#define EL_TILE_THICKNESS_MM 2.0 /* a stack stands this high: on the tile's printed face */
+
 /*
- * Measures what stands on tile (row, col): the things that are neither art nor mat, followed
- * from the tile away from the camera's foot, as far as a stack of max_height_mm could reach.
+ * What the table shows of the pieces, per table pixel (1 mm), worked out when first asked:
+ * 1 where the colour is unlike the scenery (or, once the pieces' colours are learnt, far
+ * likelier a piece's than the scenery's), 0 where it is the scenery, -1 where it cannot say.
  */
-void el_stack_measure(const el_table *table, const vision_registration *registration,
-                      const el_scenery *scenery, int row, int col, double piece_radius_mm,
-                      double max_height_mm, el_stack *stack);
+typedef struct el_evidence {
+    const el_table *table;
+    const el_scenery *scenery;
+    const vision_el_model *model; /* borrowed; its colours count when colour_count > 0 */
+    signed char *value;           /* table-sized; -2: not worked out yet */
+} el_evidence;
 
-/* The height above the table of the stack's top face, from its reach; piece_radius_mm the
- * foot's radius. */
-double el_stack_height(const vision_registration *registration, const el_stack *stack,
-                       double piece_radius_mm);
+vision_status el_evidence_init(el_evidence *evidence, const el_table *table,
+                               const el_scenery *scenery, const vision_el_model *model);
+void el_evidence_free(el_evidence *evidence);
 
-/* The mean balanced colour of the top face of a stack height_mm tall. */
-void el_stack_top_colour(const vision_image *frame, const vision_registration *registration,
-                         const el_balance *balance, const el_stack *stack,
-                         double piece_radius_mm, double height_mm, float colour[3]);
+/*
+ * A stack's image on the table is a capsule: from its foot's disc (radius r H / (H - b) around
+ * the foot seen from height b) to its top's disc (around the foot seen from the top's height),
+ * leaning away from the camera's foot. The fit is the foot on the tile and the height whose
+ * capsule covers the most piece and the least scenery.
+ */
+typedef struct el_stack_fit {
+    bool found;            /* a capsule mostly made of piece lies on the tile */
+    int height;            /* pieces, 1..VISION_EL_STACK_MAX */
+    double foot_mm[2];     /* where it stands on the table */
+    double score[VISION_EL_STACK_MAX + 1]; /* the best score of each height (index 0 unused) */
+    double filled;         /* the share of the best capsule that looks like a piece */
+    double lean_mm;        /* how far one more piece moves the top's image, at this foot */
+    double top_mm[2];      /* the top's disc on the table (its image seen from above) */
+    double top_radius_mm;
+    float top_colour[3];   /* the median colour over the top's disc */
+} el_stack_fit;
+
+/* Marks what the fit's capsule covers as explained: the image of a stack leaning over a
+ * neighbouring tile is then not taken for a stack of its own. */
+void el_evidence_explain(el_evidence *evidence, const vision_registration *registration,
+                         const el_stack_fit *fit, double radius_mm, double piece_mm);
+
+/* Fits the stack on tile (row, col), of the height given (1..VISION_EL_STACK_MAX) or of any
+ * (0). radius_mm, piece_mm: the pieces' size. */
+void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registration, int row,
+                       int col, double radius_mm, double piece_mm, int height,
+                       el_stack_fit *fit);
 
 #endif

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DEFAULT_TOP_REACH_MM 60.0 /* the tallest stack a search allows for before the size is learnt */
 #define SPREAD_FLOOR 0.04f        /* no colour is learnt tighter than this (balanced units) */
 
 void vision_el_model_init(vision_el_model *model)
@@ -70,57 +69,116 @@ static int model_colour(vision_el_model *model, const char *name)
     return model->colour_count++;
 }
 
-typedef struct stack_sample {
-    int tile; /* index into the truth */
-    el_stack stack;
-} stack_sample;
+#define TYPICAL_PIECE_MM 9.0  /* for how far a piece leans its image, before it is measured */
+#define MIN_TEACH_LEAN_MM 1.5 /* a piece must lean its image this far to be measured */
 
-/* The pieces' radius and height that best explain how far each stack of known height reaches.
- * Needs stacks of two heights at least; false otherwise. */
-static bool fit_piece_size(const vision_registration *registration, const vision_el_observation *truth,
-                           const stack_sample *samples, int count, double *radius, double *height)
+/* The stacks of the truth, where the art under them is known: tile indices. */
+static int stacks_of(const vision_el_observation *truth, const el_scenery *scenery, int row0,
+                     int col0, int *tiles)
+{
+    int count = 0;
+    for (int i = 0; i < truth->tile_count; i++) {
+        const vision_el_tile *t = &truth->tiles[i];
+        if (t->height >= 1 && t->top >= 0 && scenery->art[row0 + t->row][col0 + t->col])
+            tiles[count++] = i;
+    }
+    return count;
+}
+
+/* How well pieces of this size explain every stack of the truth: the sum of their capsules'
+ * scores, each at its best foot. */
+static double size_score(el_evidence *evidence, const vision_registration *registration,
+                         const vision_el_observation *truth, const int *tiles, int count,
+                         int row0, int col0, double radius, double piece)
+{
+    double sum = 0.0;
+    for (int i = 0; i < count; i++) {
+        const vision_el_tile *t = &truth->tiles[tiles[i]];
+        el_stack_fit fit;
+        el_stack_fit_tile(evidence, registration, row0 + t->row, col0 + t->col, radius, piece,
+                          t->height, &fit);
+        sum += fit.score[t->height];
+    }
+    return sum;
+}
+
+/* The pieces' radius and height: the size whose capsules best cover the stacks, found one
+ * measure at a time (each is sharp: a capsule too wide or too long covers art). Needs stacks
+ * of two heights at least, or height and lean cannot be told apart, and stacks far enough
+ * from the camera's foot for their images to lean; false otherwise, with why saying which. */
+static bool fit_piece_size(el_evidence *evidence, const vision_registration *registration,
+                           const vision_el_observation *truth, const int *tiles, int count,
+                           int row0, int col0, double *radius, double *piece, char *why,
+                           size_t why_size)
 {
     int low = 99, high = 0;
     for (int i = 0; i < count; i++) {
-        int h = truth->tiles[samples[i].tile].height;
+        int h = truth->tiles[tiles[i]].height;
         low = h < low ? h : low;
         high = h > high ? h : high;
     }
-    if (count < 2 || low == high)
+    if (count < 2 || low == high) {
+        snprintf(why, why_size,
+                 "cannot measure the adventurers: the image needs stacks of two heights at least "
+                 "(tablescribe calibrate teach --print-layout shows a layout that has them)");
         return false;
-    double camera_height = registration->camera_mm[2];
-    double best = INFINITY;
-    for (double r = 4.0; r <= 10.0; r += 0.05)
-        for (double h = 5.0; h <= 14.0; h += 0.05) {
-            double cost = 0.0;
-            for (int i = 0; i < count; i++) {
-                const el_stack *s = &samples[i].stack;
-                double z = truth->tiles[samples[i].tile].height * h;
-                if (z >= camera_height * 0.9) {
-                    cost = INFINITY;
-                    break;
-                }
-                double predicted = (s->base_reach_mm + 2.0 * r) * camera_height / (camera_height - z);
-                cost += (predicted - s->reach_mm) * (predicted - s->reach_mm);
-            }
-            if (cost < best) {
-                best = cost;
-                *radius = r;
-                *height = h;
+    }
+    /* A stack's height shows as how far its image leans away from the camera's foot: right
+     * under the camera a piece leans its image less than a pixel or two. */
+    double lean = 0.0;
+    for (int i = 0; i < count; i++) {
+        const vision_el_tile *t = &truth->tiles[tiles[i]];
+        double x, y;
+        el_grid_centre(evidence->scenery->grid, row0 + t->row, col0 + t->col, &x, &y);
+        double away = hypot(x - registration->camera_mm[0], y - registration->camera_mm[1]);
+        lean = fmax(lean, away * TYPICAL_PIECE_MM / registration->camera_mm[2]);
+    }
+    if (lean < MIN_TEACH_LEAN_MM) {
+        snprintf(why, why_size,
+                 "cannot measure the adventurers' height: the camera looks straight down on the "
+                 "stacks (a piece leans their image %.1f mm); lay the layout near a corner of "
+                 "the mat, away from the point under the camera, and photograph it again",
+                 lean);
+        return false;
+    }
+    double r = 7.0, h = 9.0;
+    static const struct {
+        bool radius;
+        double low, high, step;
+    } passes[] = {{false, 5.0, 14.0, 0.5}, {true, 4.0, 10.0, 0.25}, {false, -0.5, 0.5, 0.1},
+                  {true, -0.25, 0.25, 0.05}};
+    for (size_t p = 0; p < sizeof passes / sizeof passes[0]; p++) {
+        double centre = p < 2 ? 0.0 : passes[p].radius ? r : h;
+        double best = -INFINITY, best_value = passes[p].radius ? r : h;
+        for (double v = centre + passes[p].low; v <= centre + passes[p].high + 1e-9;
+             v += passes[p].step) {
+            double score = passes[p].radius
+                               ? size_score(evidence, registration, truth, tiles, count, row0,
+                                            col0, v, h)
+                               : size_score(evidence, registration, truth, tiles, count, row0,
+                                            col0, r, v);
+            if (score > best) {
+                best = score;
+                best_value = v;
             }
         }
-    return isfinite(best);
+        if (passes[p].radius)
+            r = best_value;
+        else
+            h = best_value;
+    }
+    *radius = r;
+    *piece = h;
+    return true;
 }
 
 /* Learns from the table seen from above; vision_el_learn's body. */
-static vision_status learn(const vision_image *frame, const vision_registration *registration,
-                           const vision_mat *mat, const vision_el_observation *truth,
-                           vision_el_model *model, const el_balance *balance_seen,
+static vision_status learn(const vision_registration *registration, const vision_mat *mat,
+                           const vision_el_observation *truth, vision_el_model *model,
                            const float mat_colour[3], const el_table *seen_table, char *error,
                            size_t size)
 {
     const el_table table = *seen_table;
-    el_balance balance = *balance_seen;
     el_grid grid;
     vision_status status = el_grid_find(&table, mat, &grid);
     if (status == VISION_NOMEM)
@@ -186,51 +244,60 @@ static vision_status learn(const vision_image *frame, const vision_registration 
         scenery.art[r][c] = el_model_art(&learnt, t->type);
     }
 
-    stack_sample stacks[VISION_EL_TILES_MAX];
-    int stack_count = 0;
-    double radius = learnt.piece_diameter_mm > 0 ? learnt.piece_diameter_mm / 2.0 : 7.0;
-    for (int i = 0; i < truth->tile_count; i++) {
-        const vision_el_tile *t = &truth->tiles[i];
-        if (t->height < 1 || t->top < 0 || !scenery.art[row0 + t->row][col0 + t->col])
-            continue;
-        stacks[stack_count].tile = i;
-        el_stack_measure(&table, registration, &scenery, row0 + t->row, col0 + t->col,
-                         radius, DEFAULT_TOP_REACH_MM, &stacks[stack_count].stack);
-        if (stacks[stack_count].stack.found && !stacks[stack_count].stack.blocked)
-            stack_count++;
-    }
-    if (learnt.piece_height_mm <= 0.0) {
-        double r = 0.0, h = 0.0;
-        if (!fit_piece_size(registration, truth, stacks, stack_count, &r, &h)) {
-            snprintf(error, size,
-                     "cannot measure the adventurers: the image needs stacks of two heights at "
-                     "least (tablescribe calibrate teach --print-layout shows a layout that has "
-                     "them)");
-            return VISION_BAD_INPUT;
+    /* The pieces' size and colours, twice: the first time from what is unlike the art alone
+     * (a yellow top on sand may pass for shaded sand), the second with the colours found. */
+    int stacks[VISION_EL_TILES_MAX];
+    int stack_count = stacks_of(truth, &scenery, row0, col0, stacks);
+    bool size_known = learnt.piece_height_mm > 0.0;
+    vision_el_model first = learnt;
+    for (int round = 0; round < 2; round++) {
+        el_evidence evidence;
+        status = el_evidence_init(&evidence, &table, &scenery, round == 0 ? NULL : &first);
+        if (status != VISION_OK)
+            return status;
+        if (!size_known) {
+            double r = 0.0, h = 0.0;
+            if (!fit_piece_size(&evidence, registration, truth, stacks, stack_count, row0, col0,
+                                &r, &h, error, size)) {
+                el_evidence_free(&evidence);
+                return VISION_BAD_INPUT;
+            }
+            first.piece_diameter_mm = 2.0 * r;
+            first.piece_height_mm = h;
         }
-        learnt.piece_diameter_mm = 2.0 * r;
-        learnt.piece_height_mm = h;
-    }
-    radius = learnt.piece_diameter_mm / 2.0;
-    for (int i = 0; i < stack_count; i++) {
-        const vision_el_tile *t = &truth->tiles[stacks[i].tile];
-        int colour = model_colour(&learnt, truth->colours[t->top]);
-        if (colour < 0) {
-            snprintf(error, size, "more than %d colours to learn", VISION_COLOURS_MAX);
-            return VISION_BAD_INPUT;
+        first.colour_count = learnt.colour_count;
+        memcpy(first.colour_mean, learnt.colour_mean, sizeof first.colour_mean);
+        memcpy(first.colour_spread, learnt.colour_spread, sizeof first.colour_spread);
+        memcpy(first.colour_samples, learnt.colour_samples, sizeof first.colour_samples);
+        double radius = first.piece_diameter_mm / 2.0;
+        for (int i = 0; i < stack_count; i++) {
+            const vision_el_tile *t = &truth->tiles[stacks[i]];
+            int colour = model_colour(&first, truth->colours[t->top]);
+            if (colour < 0) {
+                el_evidence_free(&evidence);
+                snprintf(error, size, "more than %d colours to learn", VISION_COLOURS_MAX);
+                return VISION_BAD_INPUT;
+            }
+            el_stack_fit fit;
+            el_stack_fit_tile(&evidence, registration, row0 + t->row, col0 + t->col, radius,
+                              first.piece_height_mm, t->height, &fit);
+            if (fit.found)
+                add_sample(first.colour_mean[colour], first.colour_spread[colour],
+                           &first.colour_samples[colour], fit.top_colour);
         }
-        /* Re-measured with the size learnt, so that the foot is where the top is looked for. */
-        el_stack stack;
-        el_stack_measure(&table, registration, &scenery, row0 + t->row, col0 + t->col,
-                         radius, learnt.piece_height_mm * (VISION_EL_STACK_MAX + 0.5), &stack);
-        if (!stack.found)
-            continue;
-        float top[3];
-        el_stack_top_colour(frame, registration, &balance, &stack, radius,
-                            t->height * learnt.piece_height_mm, top);
-        add_sample(learnt.colour_mean[colour], learnt.colour_spread[colour],
-                   &learnt.colour_samples[colour], top);
+        el_evidence_free(&evidence);
+        for (int i = 0; i < first.colour_count; i++)
+            for (int c = 0; c < 3; c++)
+                if (first.colour_spread[i][c] < SPREAD_FLOOR)
+                    first.colour_spread[i][c] = SPREAD_FLOOR;
     }
+    learnt.piece_diameter_mm = first.piece_diameter_mm;
+    learnt.piece_height_mm = first.piece_height_mm;
+    learnt.colour_count = first.colour_count;
+    memcpy(learnt.colours, first.colours, sizeof learnt.colours);
+    memcpy(learnt.colour_mean, first.colour_mean, sizeof learnt.colour_mean);
+    memcpy(learnt.colour_spread, first.colour_spread, sizeof learnt.colour_spread);
+    memcpy(learnt.colour_samples, first.colour_samples, sizeof learnt.colour_samples);
 
     /* Tokens: the colours on their tile that are not its art. */
     for (int i = 0; i < truth->tile_count; i++) {
@@ -277,7 +344,7 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
         snprintf(error, size, "cannot see the table from above: %s", vision_status_message(status));
         return status;
     }
-    status = learn(frame, registration, mat, truth, model, &balance, mat_colour, &table, error,
+    status = learn(registration, mat, truth, model, mat_colour, &table, error,
                    size);
     el_table_free(&table);
     return status;

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -150,13 +151,11 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
 }
 
 /* Everything after the table is seen from above; vision_el_recognise's body. */
-static vision_status read_table(const vision_image *frame, const vision_registration *registration,
-                                const vision_mat *mat, const vision_el_model *model,
-                                const el_balance *balance_seen, const el_table *table_seen,
+static vision_status read_table(const vision_registration *registration, const vision_mat *mat,
+                                const vision_el_model *model, const el_table *table_seen,
                                 vision_el_observation *seen, vision_el_timing *clock)
 {
     const el_table table = *table_seen;
-    const el_balance balance = *balance_seen;
     double mark = now_ms();
     el_grid grid;
     vision_status status = el_grid_find(&table, mat, &grid);
@@ -201,7 +200,59 @@ static vision_status read_table(const vision_image *frame, const vision_registra
     mark = now_ms();
 
     double radius = model->piece_diameter_mm / 2.0, piece = model->piece_height_mm;
-    double camera_height = registration->camera_mm[2];
+    el_evidence evidence;
+    el_stack_fit(*fits)[EL_CELLS_MAX] = malloc(sizeof(el_stack_fit[EL_CELLS_MAX][EL_CELLS_MAX]));
+    status = fits ? el_evidence_init(&evidence, &table, &scenery, model) : VISION_NOMEM;
+    if (status != VISION_OK) {
+        free(fits);
+        return status;
+    }
+    /* Every tile unlike its art may hold a stack: each fitted on its own, then the best fit
+     * taken first and what it covers explained, so that a stack leaning its image over a
+     * neighbour is not seen twice; the fits it touched are fitted again. */
+    bool candidate[EL_CELLS_MAX][EL_CELLS_MAX], stale[EL_CELLS_MAX][EL_CELLS_MAX];
+    bool stacked[EL_CELLS_MAX][EL_CELLS_MAX];
+    memset(candidate, 0, sizeof candidate);
+    memset(stale, 0, sizeof stale);
+    memset(stacked, 0, sizeof stacked);
+    for (int r = 0; r < grid.rows; r++)
+        for (int c = 0; c < grid.cols; c++)
+            if (patch_of[r][c] >= 0 && readings[r][c].match.outliers >= STACK_OUTLIERS) {
+                candidate[r][c] = true;
+                el_stack_fit_tile(&evidence, registration, r, c, radius, piece, 0, &fits[r][c]);
+            }
+    for (;;) {
+        int best_r = -1, best_c = -1;
+        double best = -INFINITY;
+        for (int r = 0; r < grid.rows; r++)
+            for (int c = 0; c < grid.cols; c++) {
+                if (!candidate[r][c])
+                    continue;
+                if (stale[r][c]) {
+                    el_stack_fit_tile(&evidence, registration, r, c, radius, piece, 0,
+                                      &fits[r][c]);
+                    stale[r][c] = false;
+                }
+                const el_stack_fit *fit = &fits[r][c];
+                if (fit->found && fit->score[fit->height] > best) {
+                    best = fit->score[fit->height];
+                    best_r = r;
+                    best_c = c;
+                }
+            }
+        if (best_r < 0)
+            break;
+        candidate[best_r][best_c] = false;
+        stacked[best_r][best_c] = true;
+        el_evidence_explain(&evidence, registration, &fits[best_r][best_c], radius, piece);
+        /* Fits within reach of the explained capsule may have leant on it. */
+        for (int r = 0; r < grid.rows; r++)
+            for (int c = 0; c < grid.cols; c++)
+                if (candidate[r][c] && abs(r - best_r) <= 2 && abs(c - best_c) <= 2)
+                    stale[r][c] = true;
+    }
+    el_evidence_free(&evidence);
+
     int row0 = EL_CELLS_MAX, col0 = EL_CELLS_MAX;
     for (int r = 0; r < grid.rows; r++)
         for (int c = 0; c < grid.cols; c++) {
@@ -223,14 +274,7 @@ static vision_status read_table(const vision_image *frame, const vision_registra
                 tile->confidence[VISION_EL_TOKEN] = 1.0f;
             if (reading->match.outliers < STACK_OUTLIERS)
                 continue;
-            el_stack stack;
-            el_stack_measure(&table, registration, &scenery, r, c, radius,
-                             piece * (VISION_EL_STACK_MAX + 0.5), &stack);
-            if (!stack.found)
-                continue;
-            double height_mm = el_stack_height(registration, &stack, radius);
-            double pieces = height_mm / piece;
-            if (pieces < 0.5) {
+            if (!stacked[r][c]) {
                 /* Flat: a token, or a mark the art did not have (glare, a shadow). */
                 float confidence = 0.0f;
                 el_patch_sample_at(&table, &grid, mat, r, c, scenery.match[r][c].shift_mm,
@@ -242,22 +286,24 @@ static vision_status read_table(const vision_image *frame, const vision_registra
                     tile->confidence[VISION_EL_TOP] = tile->confidence[VISION_EL_HEIGHT] = 0.5f;
                 continue;
             }
-            int height = (int)lround(pieces);
-            height = height < 1 ? 1 : height > VISION_EL_STACK_MAX ? VISION_EL_STACK_MAX : height;
-            float top[3];
-            el_stack_top_colour(frame, registration, &balance, &stack, radius, height * piece, top);
-            read_top(model, top, tile);
-            /* How far one piece leans its image: too little, and the height cannot be read. */
-            double lean = (stack.base_reach_mm + radius) * piece / (camera_height - height * piece);
-            if (stack.blocked || lean < MIN_LEAN_MM) {
+            const el_stack_fit *fit = &fits[r][c];
+            read_top(model, fit->top_colour, tile);
+            /* One piece more or less moves the capsule's end by lean_mm, over its width. */
+            double second = -INFINITY;
+            for (int k = 1; k <= VISION_EL_STACK_MAX; k++)
+                if (k != fit->height && fit->score[k] > second)
+                    second = fit->score[k];
+            double per_piece = 2.0 * fit->top_radius_mm * fit->lean_mm;
+            if (fit->lean_mm < MIN_LEAN_MM) {
                 tile->height = VISION_UNKNOWN;
                 tile->confidence[VISION_EL_HEIGHT] = 0.0f;
             } else {
-                tile->height = height;
-                double off = fabs(pieces - height);
-                tile->confidence[VISION_EL_HEIGHT] = clamp01((0.5 - off) / 0.3);
+                tile->height = fit->height;
+                tile->confidence[VISION_EL_HEIGHT] =
+                    clamp01((fit->score[fit->height] - second) / per_piece);
             }
         }
+    free(fits);
     for (int i = 0; i < seen->tile_count; i++) {
         seen->tiles[i].row -= row0;
         seen->tiles[i].col -= col0;
@@ -307,7 +353,7 @@ vision_status vision_el_recognise(const vision_image *frame,
     clock.rectify_ms = now_ms() - mark;
     mark = now_ms();
 
-    status = read_table(frame, registration, mat, model, &balance, &table, seen, &clock);
+    status = read_table(registration, mat, model, &table, seen, &clock);
     el_table_free(&table);
     clock.total_ms = now_ms() - start;
     if (timing)

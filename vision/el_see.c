@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PI 3.14159265358979323846
 
 /* ---- colour ---- */
 
@@ -35,7 +34,7 @@ static int compare_floats(const void *a, const void *b)
 }
 
 /* The per-channel median of count colours (reorders values). */
-static void median_colour(float *values, int count, float colour[3])
+void el_median_colour(float *values, int count, float colour[3])
 {
     float *channel = malloc(sizeof(float) * (size_t)(count > 0 ? count : 1));
     for (int c = 0; c < 3; c++) {
@@ -88,8 +87,8 @@ vision_status el_balance_measure(const vision_image *frame, const vision_registr
                        black + (id * PER_RING + i) * 3);
     }
     float w[3], k[3];
-    median_colour(white, 4 * PER_RING, w);
-    median_colour(black, 4 * PER_RING, k);
+    el_median_colour(white, 4 * PER_RING, w);
+    el_median_colour(black, 4 * PER_RING, k);
     for (int c = 0; c < 3; c++) {
         if (w[c] - k[c] < 24.0f) {
             snprintf(error, size,
@@ -255,7 +254,7 @@ void el_table_median(const vision_image *frame, const vision_registration *regis
             if (!on_marker_paper(mat, x, y))
                 el_sample(frame, registration, balance, x, y, 0.0, values + 3 * count++);
         }
-    median_colour(values, values ? count : 0, colour);
+    el_median_colour(values, values ? count : 0, colour);
     free(values);
 }
 
@@ -1038,227 +1037,30 @@ static float shadowed_distance(const float seen[3], const float expected[3])
     return d;
 }
 
-/* Whether the table point looks unlike what the scenery puts there: 1 yes, 0 no, -1 cannot
- * say (between the art's span and the tile's edge, or off the grid). */
-/* Whether the table point looks unlike what the scenery puts there: 1 yes, 0 no, -1 cannot
- * say (between the art's span and the tile's edge, or off the grid). */
-static int unlike_scenery(const el_table *table, const el_scenery *scenery, double x, double y)
+bool el_scenery_distance(const el_scenery *scenery, double x, double y, const float seen[3],
+                         float *distance)
 {
     int row, col;
     double u, v;
     el_grid_locate(scenery->grid, x, y, &row, &col, &u, &v);
     if (row < 0 || col < 0 || row >= scenery->grid->rows || col >= scenery->grid->cols)
-        return -1;
-    float seen[3];
-    table_colour(table, x, y, seen);
+        return false;
     double span = EL_PATCH_SPAN * scenery->mat->tile_mm / scenery->grid->pitch_mm / 2.0;
     if (scenery->grid->tile[row][col]) {
         if (!scenery->art[row][col])
-            return -1;
+            return false;
         u -= scenery->match[row][col].shift_mm[0] / scenery->grid->pitch_mm;
         v -= scenery->match[row][col].shift_mm[1] / scenery->grid->pitch_mm;
         if (fabs(u) >= span || fabs(v) >= span)
-            return -1;
+            return false;
         int px = (int)((u / span + 1.0) / 2.0 * EL_PATCH), py = (int)((v / span + 1.0) / 2.0 * EL_PATCH);
         px = px < 0 ? 0 : px >= EL_PATCH ? EL_PATCH - 1 : px;
         py = py < 0 ? 0 : py >= EL_PATCH ? EL_PATCH - 1 : py;
         float colour[3];
         el_match_expected(scenery->art[row][col], &scenery->match[row][col], px, py, colour);
-        return shadowed_distance(seen, colour) > EL_OUTLIER * EL_OUTLIER;
+        *distance = shadowed_distance(seen, colour) / (EL_OUTLIER * EL_OUTLIER);
+        return true;
     }
-    return mat_distance(seen, scenery->mat_colour) > MAT_DISTANCE * MAT_DISTANCE;
-}
-
-/* The footprint: on a tile sampled every millimetre (FOOT x FOOT), the largest patch of what
- * is unlike the art once thin lines (art a millimetre off) are worn away. */
-#define FOOT 36
-#define EL_FOOT_WEAR 2
-
-static int largest_blob(signed char unlike[FOOT][FOOT], bool blob[FOOT][FOOT])
-{
-    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-    bool core[FOOT][FOOT], seen[FOOT][FOOT];
-    memset(seen, 0, sizeof seen);
-    memset(blob, 0, sizeof(bool) * FOOT * FOOT);
-    for (int y = 0; y < FOOT; y++)
-        for (int x = 0; x < FOOT; x++)
-            core[y][x] = unlike[y][x] != 0;
-    /* Worn twice: art lines a millimetre or two off go, a piece (a dozen millimetres) stays. */
-    for (int pass = 0; pass < EL_FOOT_WEAR; pass++) {
-        bool worn[FOOT][FOOT];
-        for (int y = 0; y < FOOT; y++)
-            for (int x = 0; x < FOOT; x++) {
-                bool inside = core[y][x] && (pass > 0 || unlike[y][x] == 1);
-                for (int k = 0; k < 4 && inside; k++) {
-                    int nx = x + dx[k], ny = y + dy[k];
-                    inside = nx >= 0 && ny >= 0 && nx < FOOT && ny < FOOT && core[ny][nx];
-                }
-                worn[y][x] = inside;
-            }
-        memcpy(core, worn, sizeof core);
-    }
-    int best = 0;
-    int queue[FOOT * FOOT], members[FOOT * FOOT];
-    for (int y0 = 0; y0 < FOOT; y0++)
-        for (int x0 = 0; x0 < FOOT; x0++) {
-            if (!core[y0][x0] || seen[y0][x0])
-                continue;
-            int head = 0, tail = 0, count = 0;
-            queue[tail++] = y0 * FOOT + x0;
-            seen[y0][x0] = true;
-            while (head < tail) {
-                int i = queue[head++];
-                members[count++] = i;
-                for (int k = 0; k < 4; k++) {
-                    int nx = i % FOOT + dx[k], ny = i / FOOT + dy[k];
-                    if (nx < 0 || ny < 0 || nx >= FOOT || ny >= FOOT || !core[ny][nx] ||
-                        seen[ny][nx])
-                        continue;
-                    seen[ny][nx] = true;
-                    queue[tail++] = ny * FOOT + nx;
-                }
-            }
-            if (count > best) {
-                best = count;
-                memset(blob, 0, sizeof(bool) * FOOT * FOOT);
-                for (int m = 0; m < count; m++)
-                    blob[members[m] / FOOT][members[m] % FOOT] = true;
-            }
-        }
-    return best;
-}
-
-void el_stack_measure(const el_table *table, const vision_registration *registration,
-                      const el_scenery *scenery, int row, int col, double piece_radius_mm,
-                      double max_height_mm, el_stack *stack)
-{
-    memset(stack, 0, sizeof *stack);
-    const el_grid *grid = scenery->grid;
-    double foot[2] = {registration->camera_mm[0], registration->camera_mm[1]};
-    double camera_height = registration->camera_mm[2];
-    double tx, ty;
-    el_grid_centre(grid, row, col, &tx, &ty);
-    double cu = cos(grid->angle), su = sin(grid->angle);
-
-    /* 1. The footprint on the tile: the nearest part of it to the camera's foot is the foot of
-     * the stack (a stack's image leans away from the camera's foot). */
-    signed char unlike[FOOT][FOOT];
-    for (int y = 0; y < FOOT; y++)
-        for (int x = 0; x < FOOT; x++) {
-            double du = x + 0.5 - FOOT / 2.0, dv = y + 0.5 - FOOT / 2.0;
-            unlike[y][x] = (signed char)unlike_scenery(table, scenery, tx + du * cu - dv * su,
-                                                       ty + du * su + dv * cu);
-        }
-    bool blob[FOOT][FOOT];
-    int size = largest_blob(unlike, blob);
-    if (size < 8)
-        return;
-    double ex = tx - foot[0], ey = ty - foot[1], distance = sqrt(ex * ex + ey * ey);
-    if (distance < 1.0) {
-        ex = 0.0;
-        ey = 1.0;
-    } else {
-        ex /= distance;
-        ey /= distance;
-    }
-    double lateral[FOOT * FOOT], radial[FOOT * FOOT];
-    int count = 0;
-    for (int y = 0; y < FOOT; y++)
-        for (int x = 0; x < FOOT; x++) {
-            if (!blob[y][x])
-                continue;
-            double du = x + 0.5 - FOOT / 2.0, dv = y + 0.5 - FOOT / 2.0;
-            double px = tx + du * cu - dv * su - foot[0], py = ty + du * su + dv * cu - foot[1];
-            radial[count] = px * ex + py * ey;
-            lateral[count] = -px * ey + py * ex;
-            count++;
-        }
-    double near = INFINITY;
-    for (int i = 0; i < count; i++)
-        near = radial[i] < near ? radial[i] : near;
-    /* The foot's line: the mean lateral offset of the blob's nearest part (a diameter deep). */
-    double sum = 0.0;
-    int on = 0;
-    for (int i = 0; i < count; i++)
-        if (radial[i] <= near + 2.0 * piece_radius_mm) {
-            sum += lateral[i];
-            on++;
-        }
-    double line = sum / on;
-    near -= EL_FOOT_WEAR + 0.5; /* the worn-away rim and half a sample */
-    double base_radial = near + piece_radius_mm;
-    stack->base_mm[0] = foot[0] + base_radial * ex - line * ey;
-    stack->base_mm[1] = foot[1] + base_radial * ey + line * ex;
-
-    /* 2. Along the line from the foot through the base, away from the camera: how far does the
-     * stack's image run? Re-aimed through the base, since it leans exactly away from the foot. */
-    ex = stack->base_mm[0] - foot[0];
-    ey = stack->base_mm[1] - foot[1];
-    distance = sqrt(ex * ex + ey * ey);
-    stack->found = true;
-    stack->base_reach_mm = near;
-    if (distance < 1.0) {
-        stack->reach_mm = near + 2.0 * piece_radius_mm;
-        return;
-    }
-    ex /= distance;
-    ey /= distance;
-    double longest = (near + 2.0 * piece_radius_mm) * camera_height /
-                         (camera_height - max_height_mm) - near + 3.0;
-    double half_width = piece_radius_mm * 0.6;
-    double last = near + 1.0;
-    int misses = 0;
-    bool ran_out = true;
-    for (double r = near + 0.5; r <= near + longest; r += 1.0) {
-        int verdicts = 0, known = 0;
-        for (double l = -half_width; l <= half_width + 1e-9; l += 1.0) {
-            int verdict = unlike_scenery(table, scenery, foot[0] + r * ex - l * ey,
-                                         foot[1] + r * ey + l * ex);
-            if (verdict < 0)
-                continue;
-            known++;
-            verdicts += verdict;
-        }
-        if (known == 0 || verdicts * 2 >= known) {
-            if (known)
-                last = r + 0.5;
-            misses = 0;
-        } else if (++misses >= 2) {
-            ran_out = false;
-            break;
-        }
-    }
-    stack->blocked = ran_out;
-    stack->reach_mm = last;
-}
-
-double el_stack_height(const vision_registration *registration, const el_stack *stack,
-                       double piece_radius_mm)
-{
-    double camera_height = registration->camera_mm[2];
-    /* The top face's far edge reaches (near + 2 r) H / (H - z) from the camera's foot. */
-    double reach = stack->reach_mm;
-    double base = stack->base_reach_mm + 2.0 * piece_radius_mm;
-    if (reach <= base || base <= 0.0)
-        return 0.0;
-    return camera_height * (1.0 - base / reach);
-}
-
-void el_stack_top_colour(const vision_image *frame, const vision_registration *registration,
-                         const el_balance *balance, const el_stack *stack,
-                         double piece_radius_mm, double height_mm, float colour[3])
-{
-    enum { SAMPLES = 19 };
-    float values[SAMPLES * 3];
-    int count = 0;
-    double reach = piece_radius_mm * 0.55;
-    for (int ring = 0; ring < 3; ring++) {
-        int points = ring == 0 ? 1 : ring == 1 ? 6 : 12;
-        for (int i = 0; i < points && count < SAMPLES; i++) {
-            double a = 2.0 * PI * i / points, d = reach * ring / 2.0;
-            el_sample(frame, registration, balance, stack->base_mm[0] + d * cos(a),
-                      stack->base_mm[1] + d * sin(a), height_mm, values + 3 * count++);
-        }
-    }
-    median_colour(values, count, colour);
+    *distance = mat_distance(seen, scenery->mat_colour) / (MAT_DISTANCE * MAT_DISTANCE);
+    return true;
 }

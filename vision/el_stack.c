@@ -1,0 +1,268 @@
+/*
+ * Stacks of adventurers, read as the capsules their images make on the table (el_internal.h).
+ *
+ * A stack seen from a camera at height H above the table point n (the camera's foot) covers,
+ * on the table seen from above, every disc of its height z: centred at foot + z / (H - z) *
+ * (foot - n), of radius r H / (H - z). From its foot to its top that is a capsule leaning away
+ * from n, as long as the stack is high times how far from n it stands. So the fit looks for
+ * the foot and height whose capsule holds the most that looks like a piece and the least that
+ * looks like the tiles' art or the mat; the top's colour is read where the capsule ends.
+ * Near the camera's foot a piece leans its image less than a millimetre and the height cannot
+ * be read from the image: lean_mm says so, and the recogniser answers unknown.
+ */
+#include "el_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NOT_YET (-2)
+#define PIECE_LIKELIER 0.3f /* a piece's colour this much nearer than the scenery's is a piece */
+#define PIECE_NEAR 0.25f    /* ...and near a piece's colour at all (in EL_OUTLIER² units) */
+#define COARSE_MM 2.0       /* the feet tried first, then around the best every FINE_MM */
+#define FINE_MM 0.5
+#define FILLED 0.6          /* a capsule this much piece is a stack */
+
+vision_status el_evidence_init(el_evidence *evidence, const el_table *table,
+                               const el_scenery *scenery, const vision_el_model *model)
+{
+    evidence->table = table;
+    evidence->scenery = scenery;
+    evidence->model = model;
+    size_t pixels = (size_t)table->width * (size_t)table->height;
+    evidence->value = malloc(pixels);
+    if (!evidence->value)
+        return VISION_NOMEM;
+    memset(evidence->value, NOT_YET, pixels);
+    return VISION_OK;
+}
+
+void el_evidence_free(el_evidence *evidence)
+{
+    free(evidence->value);
+    evidence->value = NULL;
+}
+
+/* The squared distance (EL_OUTLIER² units) from seen to the nearest piece colour under the
+ * shading of a cylinder's lit and unlit sides. */
+static float piece_distance(const vision_el_model *model, const float seen[3])
+{
+    float best = INFINITY;
+    for (int i = 0; i < model->colour_count; i++) {
+        const float *m = model->colour_mean[i];
+        float mm = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
+        float k = mm > 1e-6f ? (seen[0] * m[0] + seen[1] * m[1] + seen[2] * m[2]) / mm : 1.0f;
+        k = k < 0.55f ? 0.55f : k > 1.25f ? 1.25f : k;
+        float d = 0.0f;
+        for (int c = 0; c < 3; c++)
+            d += (seen[c] - k * m[c]) * (seen[c] - k * m[c]);
+        best = d < best ? d : best;
+    }
+    return best / (EL_OUTLIER * EL_OUTLIER);
+}
+
+static int evidence_at(el_evidence *evidence, int x, int y)
+{
+    const el_table *table = evidence->table;
+    if (x < 0 || y < 0 || x >= table->width || y >= table->height)
+        return -1;
+    signed char *value = evidence->value + (size_t)y * (size_t)table->width + (size_t)x;
+    if (*value != NOT_YET)
+        return *value;
+    const float *seen = table->colour + ((size_t)y * (size_t)table->width + (size_t)x) * 3;
+    float distance;
+    if (!el_scenery_distance(evidence->scenery, x + 0.5, y + 0.5, seen, &distance))
+        *value = -1;
+    else if (distance > 1.0f)
+        *value = 1;
+    else if (evidence->model && evidence->model->colour_count > 0) {
+        float piece = piece_distance(evidence->model, seen);
+        *value = piece < PIECE_NEAR && piece < PIECE_LIKELIER * distance;
+    } else
+        *value = 0;
+    return *value;
+}
+
+/* Where a point of the stack at height z appears on the table, and how wide its disc is. */
+static void seen_at(const vision_registration *registration, const double foot[2], double z,
+                    double radius, double centre[2], double *seen_radius)
+{
+    double camera_height = registration->camera_mm[2];
+    double k = z / (camera_height - z);
+    centre[0] = foot[0] + k * (foot[0] - registration->camera_mm[0]);
+    centre[1] = foot[1] + k * (foot[1] - registration->camera_mm[1]);
+    *seen_radius = radius * camera_height / (camera_height - z);
+}
+
+typedef struct capsule {
+    double from[2], to[2]; /* the foot's and the top's disc centres */
+    double from_radius, to_radius;
+} capsule;
+
+static capsule capsule_of(const vision_registration *registration, const double foot[2],
+                          double radius, double top_z)
+{
+    capsule c;
+    seen_at(registration, foot, EL_TILE_THICKNESS_MM, radius, c.from, &c.from_radius);
+    seen_at(registration, foot, top_z, radius, c.to, &c.to_radius);
+    return c;
+}
+
+/* The capsule's pixels: +1 each that looks like a piece, -1 each that looks like the scenery.
+ * *piece and *scenery count them. */
+static double capsule_score(el_evidence *evidence, const capsule *c, int *piece, int *scenery)
+{
+    double dx = c->to[0] - c->from[0], dy = c->to[1] - c->from[1];
+    double length2 = dx * dx + dy * dy;
+    double reach = fmax(c->from_radius, c->to_radius);
+    int x0 = (int)floor(fmin(c->from[0], c->to[0]) - reach);
+    int x1 = (int)ceil(fmax(c->from[0], c->to[0]) + reach);
+    int y0 = (int)floor(fmin(c->from[1], c->to[1]) - reach);
+    int y1 = (int)ceil(fmax(c->from[1], c->to[1]) + reach);
+    int yes = 0, no = 0;
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            double px = x + 0.5 - c->from[0], py = y + 0.5 - c->from[1];
+            double t = length2 > 1e-9 ? (px * dx + py * dy) / length2 : 0.0;
+            t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+            double ex = px - t * dx, ey = py - t * dy;
+            double r = c->from_radius + t * (c->to_radius - c->from_radius);
+            if (ex * ex + ey * ey > r * r)
+                continue;
+            int e = evidence_at(evidence, x, y);
+            yes += e == 1;
+            no += e == 0;
+        }
+    *piece = yes;
+    *scenery = no;
+    return yes - no;
+}
+
+void el_evidence_explain(el_evidence *evidence, const vision_registration *registration,
+                         const el_stack_fit *fit, double radius_mm, double piece_mm)
+{
+    capsule c = capsule_of(registration, fit->foot_mm, radius_mm,
+                           EL_TILE_THICKNESS_MM + fit->height * piece_mm);
+    const el_table *table = evidence->table;
+    double dx = c.to[0] - c.from[0], dy = c.to[1] - c.from[1];
+    double length2 = dx * dx + dy * dy, reach = fmax(c.from_radius, c.to_radius) + 1.0;
+    for (int y = (int)floor(fmin(c.from[1], c.to[1]) - reach);
+         y <= (int)ceil(fmax(c.from[1], c.to[1]) + reach); y++)
+        for (int x = (int)floor(fmin(c.from[0], c.to[0]) - reach);
+             x <= (int)ceil(fmax(c.from[0], c.to[0]) + reach); x++) {
+            if (x < 0 || y < 0 || x >= table->width || y >= table->height)
+                continue;
+            double px = x + 0.5 - c.from[0], py = y + 0.5 - c.from[1];
+            double t = length2 > 1e-9 ? (px * dx + py * dy) / length2 : 0.0;
+            t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+            double ex = px - t * dx, ey = py - t * dy;
+            double r = c.from_radius + t * (c.to_radius - c.from_radius) + 1.0; /* its blurred rim */
+            if (ex * ex + ey * ey <= r * r)
+                evidence->value[(size_t)y * (size_t)table->width + (size_t)x] = -1;
+        }
+}
+
+/* The best foot for one height: every COARSE_MM over the tile, then every FINE_MM around. */
+static double best_foot(el_evidence *evidence, const vision_registration *registration,
+                        const double centre[2], double room, double radius, double top_z,
+                        double foot[2], int *piece, int *scenery)
+{
+    double best = -INFINITY;
+    double around[2] = {centre[0], centre[1]};
+    double steps[2] = {COARSE_MM, FINE_MM}, reaches[2] = {room, COARSE_MM};
+    for (int stage = 0; stage < 2; stage++) {
+        double step = steps[stage], reach = reaches[stage];
+        double base[2] = {around[0], around[1]};
+        for (double dy = -reach; dy <= reach + 1e-9; dy += step)
+            for (double dx = -reach; dx <= reach + 1e-9; dx += step) {
+                double at[2] = {base[0] + dx, base[1] + dy};
+                if (stage == 1 && (fabs(at[0] - centre[0]) > room + 1e-9 ||
+                                   fabs(at[1] - centre[1]) > room + 1e-9))
+                    continue;
+                capsule c = capsule_of(registration, at, radius, top_z);
+                int yes, no;
+                double score = capsule_score(evidence, &c, &yes, &no);
+                if (score > best) {
+                    best = score;
+                    around[0] = at[0];
+                    around[1] = at[1];
+                    *piece = yes;
+                    *scenery = no;
+                }
+            }
+    }
+    foot[0] = around[0];
+    foot[1] = around[1];
+    return best;
+}
+
+void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registration, int row,
+                       int col, double radius_mm, double piece_mm, int height,
+                       el_stack_fit *fit)
+{
+    memset(fit, 0, sizeof *fit);
+    const el_scenery *scenery = evidence->scenery;
+    const el_grid *grid = scenery->grid;
+    /* The tile's centre, where its art was found; the foot stays on the tile (the axes of the
+     * table and the grid differ by a few degrees: the square search covers the tile). */
+    double centre[2];
+    el_grid_centre(grid, row, col, &centre[0], &centre[1]);
+    const el_match *match = &scenery->match[row][col];
+    double cu = cos(grid->angle), su = sin(grid->angle);
+    centre[0] += match->shift_mm[0] * cu - match->shift_mm[1] * su;
+    centre[1] += match->shift_mm[0] * su + match->shift_mm[1] * cu;
+    double room = fmax(1.0, scenery->mat->tile_mm / 2.0 - radius_mm);
+
+    int low = height > 0 ? height : 1, high = height > 0 ? height : VISION_EL_STACK_MAX;
+    double best = -INFINITY;
+    int best_piece = 0, best_scenery = 0;
+    for (int k = 1; k <= VISION_EL_STACK_MAX; k++)
+        fit->score[k] = -INFINITY;
+    for (int k = low; k <= high; k++) {
+        double top_z = EL_TILE_THICKNESS_MM + k * piece_mm;
+        if (top_z >= registration->camera_mm[2] * 0.9)
+            break;
+        double foot[2] = {centre[0], centre[1]};
+        int piece = 0, other = 0;
+        fit->score[k] = best_foot(evidence, registration, centre, room, radius_mm, top_z, foot,
+                                  &piece, &other);
+        if (fit->score[k] > best) {
+            best = fit->score[k];
+            fit->height = k;
+            fit->foot_mm[0] = foot[0];
+            fit->foot_mm[1] = foot[1];
+            best_piece = piece;
+            best_scenery = other;
+        }
+    }
+    if (fit->height == 0 || best_piece + best_scenery == 0)
+        return;
+    fit->filled = (double)best_piece / (best_piece + best_scenery);
+    double top_z = EL_TILE_THICKNESS_MM + fit->height * piece_mm;
+    double next[2], next_radius;
+    seen_at(registration, fit->foot_mm, top_z, radius_mm, fit->top_mm, &fit->top_radius_mm);
+    seen_at(registration, fit->foot_mm, top_z + piece_mm, radius_mm, next, &next_radius);
+    fit->lean_mm = hypot(next[0] - fit->top_mm[0], next[1] - fit->top_mm[1]);
+    double base_area = PI * radius_mm * radius_mm;
+    fit->found = fit->filled >= FILLED && best_piece >= 0.5 * base_area;
+
+    /* The top's colour: the median over the inner part of its disc (its rim blurs into what
+     * lies around it). */
+    enum { MAX_TOP = 1024 };
+    float values[MAX_TOP * 3];
+    int count = 0;
+    double reach = 0.6 * fit->top_radius_mm;
+    const el_table *table = evidence->table;
+    for (int y = (int)floor(fit->top_mm[1] - reach); y <= (int)ceil(fit->top_mm[1] + reach); y++)
+        for (int x = (int)floor(fit->top_mm[0] - reach); x <= (int)ceil(fit->top_mm[0] + reach);
+             x++) {
+            double dx = x + 0.5 - fit->top_mm[0], dy = y + 0.5 - fit->top_mm[1];
+            if (dx * dx + dy * dy > reach * reach || x < 0 || y < 0 || x >= table->width ||
+                y >= table->height || count == MAX_TOP)
+                continue;
+            memcpy(values + 3 * count++,
+                   table->colour + ((size_t)y * (size_t)table->width + (size_t)x) * 3,
+                   3 * sizeof(float));
+        }
+    el_median_colour(values, count, fit->top_colour);
+}
