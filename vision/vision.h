@@ -226,6 +226,16 @@ typedef struct vision_el_observation {
  * name is empty or too long. */
 int vision_el_colour_index(vision_el_observation *observation, const char *name);
 
+/*
+ * The table of a game state as the camera's truth (a value of the rules' types; no rules call):
+ * every tile, its type, its whole stack (stack_known, bottom first) and its boat or snakes, every
+ * confidence 1; colours the seats' in seat order, so that a colour index is a seat. Rows and
+ * columns are translated so that the smallest of each is 0 (DESIGN.md §3.2), tiles in row-major
+ * order. *truth is rebuilt from empty. Returns the adventurers on the table. Never fails: a state
+ * has at most EL_MAX_TILES tiles, within VISION_EL_TILES_MAX.
+ */
+int vision_el_truth_of_state(const el_state *state, vision_el_observation *truth);
+
 /* ---- the scene renderer (DESIGN.md §4) ---- */
 
 /*
