@@ -78,6 +78,13 @@ vision_status vision_image_load(const char *path, vision_image *image, char *err
 vision_status vision_image_save(const char *path, const vision_image *image, char *error,
                                 size_t size);
 
+/* The image encoded in the format of extension (".png", ".jpg", ...: what OpenCV's codecs
+ * write) into *data (malloc'd, *size bytes; the caller frees it), for a caller that writes many
+ * files its own way (a recording's frames). On failure *data is NULL and error (size bytes) says
+ * why. */
+vision_status vision_image_encode(const vision_image *image, const char *extension, uint8_t **data,
+                                  size_t *length, char *error, size_t size);
+
 /* Draws ArUco marker id of the 4x4_50 dictionary, side pixels square with no margin, into image
  * at (x, y) (grey or colour). VISION_BAD_INPUT when it does not fit or the id is not 0..49. */
 vision_status vision_draw_marker(vision_image *image, int id, int x, int y, int side);
