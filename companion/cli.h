@@ -77,6 +77,10 @@ typedef struct render_script_request {
 int cli_render_script(const cli_command *command, const vision_render_config *config,
                       const render_script_request *request);
 
+/* The part of `tablescribe render --help` about --script (one string would be too long for
+ * C's limit). */
+extern const char *const cli_render_script_help;
+
 /* The command bodies. */
 int cli_games(const cli_command *command, int argc, char **argv);
 int cli_show(const cli_command *command, int argc, char **argv);

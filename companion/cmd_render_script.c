@@ -40,6 +40,38 @@
 #define FINGER_ABOVE_MM 4.0 /* the fingertip above what it touches */
 #define TARGETS_MAX (EL_MAX_STOPS + 1)
 
+const char *const cli_render_script_help =
+    "\n"
+    "Recording a scripted game (--script): the game, in the notation tablescribe play reads,\n"
+    "played on the table in front of a fixed camera, into the new folder DIR (it must not exist\n"
+    "or be empty; written whole or not at all). The table rests, still, after each action; for\n"
+    "each action (a tile placed, its camp's movers, a token) a hand reaches in from the acting\n"
+    "player's side of the mat (seat k of N at azimuth 360 k / N) to the tile, stays, and\n"
+    "withdraws; the table changes while it is there. `end` and `pass` add a pause. The camera,\n"
+    "the light and the layout's place are drawn once from the seed; the tiles never move.\n"
+    "  --fps N                frames per second, 1 to 60 (default 10)\n"
+    "  --pause MS             the table at rest after each action, 300 to 20000 (default 1500)\n"
+    "  --players N            2 to 4 (default: the start layout's tiles / 2)\n"
+    "  --expansion            the action tokens (boat, snakes, ...)\n"
+    "  --format jpg|png       the frames' files (default jpg, quality 95: a 1080p frame is about\n"
+    "                         0.3 MB, as PNG 2 MB and slower to write); with jpg the renderer\n"
+    "                         adds no JPEG loss of its own unless --jpeg-quality is given\n"
+    "  --resting-hand         in about a quarter of the pauses (at least one) the next player's\n"
+    "                         hand comes to rest on a tile near their side for a whole pause\n"
+    "  --nudge                the camera is bumped once, in the middle third of the game: a\n"
+    "                         degree or so of tilt and turn, a few mm of height\n"
+    "DIR holds:\n"
+    "  NNNNNN.jpg             the frames (one that repeats an earlier frame is a hard link to it)\n"
+    "  times.txt              one line a frame: its file name and its time in milliseconds\n"
+    "  script.txt             the script as given\n"
+    "  truth/NNNN.json        the observation JSON of each settled table: the start layout,\n"
+    "                         then the table after each action\n"
+    "  truth.json             the index: per table its observation, script line, seat, action,\n"
+    "                         the frames it is on view and its rests (frames where nothing\n"
+    "                         moves, and whether a resting hand is there); per action its hand's\n"
+    "                         frames; the disturbances (resting hands with the cells they cover,\n"
+    "                         the nudge's frame); the camera pose and the layout's place\n";
+
 /* ---- the game: one table per state the camera should settle on ---- */
 
 typedef struct table_entry {
