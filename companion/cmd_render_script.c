@@ -69,8 +69,9 @@ const char *const cli_render_script_help =
     "  truth.json             the index: per table its observation, script line, seat, action,\n"
     "                         the frames it is on view and its rests (frames where nothing\n"
     "                         moves, and whether a resting hand is there); per action its hand's\n"
-    "                         frames; the disturbances (resting hands with the cells they cover,\n"
-    "                         the nudge's frame); the camera pose and the layout's place\n";
+    "                         frames; the disturbances (resting hands with the tiles a quarter\n"
+    "                         or more under them, the nudge's frame); the camera pose and the\n"
+    "                         layout's place\n";
 
 /* ---- the game: one table per state the camera should settle on ---- */
 
