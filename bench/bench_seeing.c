@@ -151,36 +151,6 @@ static bool game_at(int players, uint64_t seed, int played, bool near_end, uint6
     return true;
 }
 
-/* The table of a state as the camera's truth: every tile, its type, its whole stack (colours
- * in seat order, so that colour index = seat) and its token. */
-static void truth_of(const el_state *state, vision_el_observation *truth, int *adventurers)
-{
-    memset(truth, 0, sizeof *truth);
-    for (int seat = 0; seat < state->config.seats; seat++)
-        vision_el_colour_index(truth, state->config.colours[seat]);
-    *adventurers = 0;
-    for (int row = state->min_row; row <= state->max_row; row++)
-        for (int col = state->min_col; col <= state->max_col; col++) {
-            const el_cell *cell = &state->cells[row + EL_ORIGIN][col + EL_ORIGIN];
-            if (!cell->has_tile || truth->tile_count == VISION_EL_TILES_MAX)
-                continue;
-            vision_el_tile *tile = &truth->tiles[truth->tile_count++];
-            tile->row = row - state->min_row;
-            tile->col = col - state->min_col;
-            tile->type = cell->type;
-            tile->height = cell->height;
-            tile->top = cell->height ? cell->stack[cell->height - 1] : VISION_NONE;
-            tile->token = cell->token == EL_BOAT || cell->token == EL_SNAKES ? cell->token
-                                                                              : EL_NO_TOKEN;
-            tile->stack_known = 1;
-            for (int k = 0; k < cell->height && k < VISION_EL_STACK_MAX; k++)
-                tile->stack[k] = cell->stack[k];
-            for (int k = 0; k < 4; k++)
-                tile->confidence[k] = 1.0f;
-            *adventurers += cell->height;
-        }
-}
-
 /* ---- the conditions of a photo ---- */
 
 typedef struct scene_condition {
@@ -850,7 +820,7 @@ static int accuracy(const accuracy_options *options)
                 free(state);
                 continue; /* no truth: the image is not counted */
             }
-            truth_of(state, truth, &record->adventurers);
+            record->adventurers = vision_el_truth_of_state(state, truth);
             free(state);
             record->tiles = truth->tile_count;
 
@@ -1093,7 +1063,7 @@ static bool largest_table(vision_el_observation *truth, int *adventurers, uint64
         char why[600];
         if (!game_at(4, seed, 1 << 30, true, &unused, state, &total, &stopped, why, sizeof why))
             continue;
-        truth_of(state, candidate, &count);
+        count = vision_el_truth_of_state(state, candidate);
         if (candidate->tile_count > best_tiles ||
             (candidate->tile_count == best_tiles && count > best_adventurers)) {
             best_tiles = candidate->tile_count;

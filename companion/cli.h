@@ -57,6 +57,30 @@ int cli_vision_exit_code(vision_status status);
 int cli_profile_load(const cli_command *command, const char *path, const char *game, bool taught,
                      calibration_profile *profile);
 
+/* What `tablescribe render --script` is asked for: cmd_render.c reads the options,
+ * cmd_render_script.c records. */
+typedef struct render_script_request {
+    const char *script; /* the game in the notation */
+    const char *out;    /* the frame folder to create (missing or empty) */
+    int fps;            /* frames per second, 1 to 60 */
+    int pause_ms;       /* the table at rest after each action */
+    int players;        /* 0: from the start layout, 2 tiles a seat */
+    bool expansion;     /* the action tokens */
+    bool png;           /* frames as PNG; JPEG otherwise */
+    bool resting_hand;  /* a hand laid on the table in some pauses */
+    bool nudge;         /* the camera bumped once, in the middle third of the game */
+} render_script_request;
+
+/* Records the scripted game into request->out with the renderer's config (the pose and light
+ * as given; NAN fields drawn from config->scene_seed once for the whole recording). Returns the
+ * exit status, the reason printed in one line; nothing is left at out on failure. */
+int cli_render_script(const cli_command *command, const vision_render_config *config,
+                      const render_script_request *request);
+
+/* The part of `tablescribe render --help` about --script (one string would be too long for
+ * C's limit). */
+extern const char *const cli_render_script_help;
+
 /* The command bodies. */
 int cli_games(const cli_command *command, int argc, char **argv);
 int cli_show(const cli_command *command, int argc, char **argv);

@@ -39,6 +39,14 @@ enum {
     OPTION_MAT,
     OPTION_TILE_MM,
     OPTION_INFO,
+    OPTION_SCRIPT,
+    OPTION_FPS,
+    OPTION_PAUSE,
+    OPTION_PLAYERS,
+    OPTION_EXPANSION,
+    OPTION_FORMAT,
+    OPTION_RESTING_HAND,
+    OPTION_NUDGE,
 };
 
 static const struct option options[] = {
@@ -66,6 +74,14 @@ static const struct option options[] = {
     {"mat", required_argument, NULL, OPTION_MAT},
     {"tile-mm", required_argument, NULL, OPTION_TILE_MM},
     {"info", required_argument, NULL, OPTION_INFO},
+    {"script", required_argument, NULL, OPTION_SCRIPT},
+    {"fps", required_argument, NULL, OPTION_FPS},
+    {"pause", required_argument, NULL, OPTION_PAUSE},
+    {"players", required_argument, NULL, OPTION_PLAYERS},
+    {"expansion", no_argument, NULL, OPTION_EXPANSION},
+    {"format", required_argument, NULL, OPTION_FORMAT},
+    {"resting-hand", no_argument, NULL, OPTION_RESTING_HAND},
+    {"nudge", no_argument, NULL, OPTION_NUDGE},
     {NULL, 0, NULL, 0},
 };
 
@@ -95,6 +111,9 @@ static const number_option number_options[] = {
     {OPTION_LAYOUT_ANGLE, -8, 8, false, "from -8 to 8 degrees"},
     {OPTION_MARKER_MM, 10, 200, false, "from 10 to 200 mm"},
     {OPTION_TILE_MM, 10, 200, false, "from 10 to 200 mm"},
+    {OPTION_FPS, 1, 60, true, "a whole number of frames per second from 1 to 60"},
+    {OPTION_PAUSE, 300, 20000, true, "a whole number of milliseconds from 300 to 20000"},
+    {OPTION_PLAYERS, 2, EL_MAX_SEATS, true, "2, 3 or 4"},
 };
 
 static bool parse_seed(const char *text, uint64_t *seed)
@@ -178,7 +197,7 @@ static void set_number(vision_render_config *config, int id, double value)
     case OPTION_TILE_MM:
         config->mat.tile_mm = value;
         break;
-    default:
+    default: /* the script's own numbers: see cli_render */
         break;
     }
 }
@@ -306,7 +325,8 @@ int cli_render(const cli_command *command, int argc, char **argv)
     vision_render_config config;
     vision_render_config_default(&config);
     const char *game = NULL, *observation_path = NULL, *out = NULL, *info_path = NULL;
-    bool box_given = false;
+    bool box_given = false, hands_given = false, script_only = false;
+    render_script_request script = {.fps = 10, .pause_ms = 1500};
     opterr = 0;
     optind = 1;
     int option;
@@ -323,6 +343,24 @@ int cli_render(const cli_command *command, int argc, char **argv)
             continue;
         case OPTION_INFO:
             info_path = optarg;
+            continue;
+        case OPTION_SCRIPT:
+            script.script = optarg;
+            continue;
+        case OPTION_EXPANSION:
+            script.expansion = script_only = true;
+            continue;
+        case OPTION_RESTING_HAND:
+            script.resting_hand = script_only = true;
+            continue;
+        case OPTION_NUDGE:
+            script.nudge = script_only = true;
+            continue;
+        case OPTION_FORMAT:
+            if (strcmp(optarg, "png") != 0 && strcmp(optarg, "jpg") != 0)
+                return cli_usage_error(command, "--format %s: png or jpg", optarg);
+            script.png = strcmp(optarg, "png") == 0;
+            script_only = true;
             continue;
         case OPTION_SEED:
             if (!parse_seed(optarg, &config.scene_seed))
@@ -363,6 +401,15 @@ int cli_render(const cli_command *command, int argc, char **argv)
                 return cli_usage_error(command, "--%s %s: %s", long_name, optarg, n->range);
             }
             set_number(&config, option, value);
+            hands_given |= option == OPTION_HANDS;
+            script_only |= option == OPTION_FPS || option == OPTION_PAUSE ||
+                           option == OPTION_PLAYERS;
+            if (option == OPTION_FPS)
+                script.fps = (int)value;
+            else if (option == OPTION_PAUSE)
+                script.pause_ms = (int)value;
+            else if (option == OPTION_PLAYERS)
+                script.players = (int)value;
         }
     }
     if (optind < argc)
@@ -372,6 +419,24 @@ int cli_render(const cli_command *command, int argc, char **argv)
     int exit_code = check_game(command, game);
     if (exit_code != EXIT_OK)
         return exit_code;
+    if (!box_given)
+        config.box_seed = config.scene_seed;
+    if (script.script) {
+        if (observation_path || info_path || hands_given)
+            return cli_usage_error(command, "--script records a game: %s is not one of its options",
+                                   observation_path ? "--observation" : info_path ? "--info"
+                                                                                  : "--hands (the "
+                                                                                    "script's hands "
+                                                                                    "come with its "
+                                                                                    "actions)");
+        if (!out)
+            return cli_usage_error(command, "--out DIR is required (the frame folder to create)");
+        script.out = out;
+        return cli_render_script(command, &config, &script);
+    }
+    if (script_only)
+        return cli_usage_error(command, "--fps, --pause, --players, --expansion, --format, "
+                                        "--resting-hand and --nudge go with --script");
     if (!observation_path)
         return cli_usage_error(command, "--observation FILE is required (the truth to draw, "
                                         "observation JSON)");
@@ -387,8 +452,6 @@ int cli_render(const cli_command *command, int argc, char **argv)
                                out);
     if (info_path && strcmp(info_path, out) == 0)
         return cli_usage_error(command, "--info %s: the same file as --out", info_path);
-    if (!box_given)
-        config.box_seed = config.scene_seed;
 
     vision_el_observation *truth = malloc(sizeof *truth);
     vision_render_info *info = malloc(sizeof *info);

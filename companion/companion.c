@@ -81,6 +81,10 @@ static const cli_command commands[] = {
      "usage: tablescribe render --game expedition-luxor --observation FILE --out IMAGE\n"
      "                          [--seed S] [--box B] [--width W --height H] [--info FILE.json]\n"
      "                          [camera, light, lens and table options]\n"
+     "       tablescribe render --game expedition-luxor --script GAME.txt --out DIR [--fps 10]\n"
+     "                          [--seed S] [--box B] [--width W --height H] [--pause MS]\n"
+     "                          [--players N] [--expansion] [--format jpg|png]\n"
+     "                          [--resting-hand] [--nudge] [camera, light, lens, table options]\n"
      "\n"
      "The scene renderer: draws an observation (the truth, observation JSON) as a camera would\n"
      "see it on a table with the four markers: tiles with their art, stacks of adventurers with\n"
@@ -243,6 +247,8 @@ int companion_main(int argc, char **argv)
             fputs(commands[i].usage, stdout);
             if (commands[i].run == cli_play)
                 print_game_help(stdout);
+            if (commands[i].run == cli_render)
+                fputs(cli_render_script_help, stdout);
             if (commands[i].pending)
                 printf("\nNot available yet: %s.\n", commands[i].pending);
             return EXIT_OK;

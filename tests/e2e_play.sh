@@ -6,34 +6,10 @@
 set -u
 
 tablescribe=$(realpath "$1")
+tests=$(realpath "$(dirname "$0")")
 fixtures=$(realpath "$(dirname "$0")/../fixtures")
-work=$(mktemp -d "${TMPDIR:-/tmp}/tablescribe-play-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-export HOME="$work/home"
-unset XDG_DATA_HOME
-mkdir -p "$HOME"
-cd "$work" || exit 1
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); printf 'FAIL: %s\n' "$*" >&2; }
-expect() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
-contains() { [[ $1 == *"$2"* ]]; }
-
-# run EXPECTED ARGS...: tablescribe with stdout in $out, stderr in $err.
-run() {
-    local expected=$1; shift
-    "$tablescribe" "$@" >out.txt 2>err.txt
-    local status=$?
-    out=$(cat out.txt)
-    err=$(cat err.txt)
-    if [ "$status" -ne "$expected" ]; then
-        bad "tablescribe $* exited $status, expected $expected (stderr: $err)"
-        return 1
-    fi
-    ok
-}
+source "$tests/e2e_support.sh"
+e2e_setup play
 
 # ---- a random game printed, fed back, gives the same final scores ----
 for setup in "2" "3" "4" "2 --expansion" "3 --expansion" "4 --expansion"; do

@@ -441,6 +441,115 @@ static void test_render_hands_cover_tiles(void **state)
     vision_image_free(&frame);
 }
 
+/* The mean of |a - b| over the 5 x 5 pixels around p, every channel. */
+static double change_at(const vision_image *a, const vision_image *b, vision_point p)
+{
+    int cx = (int)lround(p.x), cy = (int)lround(p.y);
+    assert_true(cx >= 2 && cy >= 2 && cx < a->width - 2 && cy < a->height - 2);
+    double sum = 0;
+    for (int y = cy - 2; y <= cy + 2; y++)
+        for (int x = cx - 2; x <= cx + 2; x++)
+            for (int c = 0; c < 3; c++) {
+                size_t at = (size_t)y * (size_t)a->stride + (size_t)x * 3 + (size_t)c;
+                sum += fabs((double)a->pixels[at] - (double)b->pixels[at]);
+            }
+    return sum / 75;
+}
+
+/* A placed hand: its middle fingertip lands on the table point asked (the pixels there change
+ * against the same scene without hands, those a little beyond the tip do not), its arm comes
+ * from the side asked, and at reach 0 it has left the tile. */
+static void test_render_a_placed_hand_lands_where_asked(void **state)
+{
+    (void)state;
+    vision_el_observation truth;
+    sample_truth(&truth);
+    vision_render_config config;
+    clean_config(&config, 21, 4);
+    config.light_elevation_deg = 85; /* short shadows: the hand's own stays under it */
+    config.tilt_deg = 10;
+    vision_image bare, reached, withdrawn;
+    vision_render_info info, reached_info, withdrawn_info;
+    assert_int_equal(vision_el_render(&config, &truth, &bare, &info, NULL, 0), VISION_OK);
+    const int tile = 6; /* no stack on it */
+    for (int from = 0; from < 360; from += 90) {
+        double tip_x = info.tiles[tile].x_mm, tip_y = info.tiles[tile].y_mm, tip_h = 3;
+        config.hands = 1;
+        config.hand[0] = (vision_render_hand){.placed = 1, .tip_x_mm = tip_x, .tip_y_mm = tip_y,
+                                              .tip_height_mm = tip_h, .from_deg = from,
+                                              .reach = 1};
+        assert_int_equal(vision_el_render(&config, &truth, &reached, &reached_info, NULL, 0),
+                         VISION_OK);
+        config.hand[0].reach = 0;
+        assert_int_equal(vision_el_render(&config, &truth, &withdrawn, &withdrawn_info, NULL, 0),
+                         VISION_OK);
+        /* the arm's side, as the camera's azimuth: 0 towards +y, 90 towards +x */
+        double back_x = sin(from * 3.14159265358979323846 / 180), back_y = cos(from * 3.14159265358979323846 / 180);
+        vision_point tip = vision_project(&info.camera, tip_x, tip_y, tip_h);
+        vision_point beyond = vision_project(&info.camera, tip_x - 25 * back_x,
+                                             tip_y - 25 * back_y, 2);
+        vision_point arm = vision_project(&info.camera, tip_x + 70 * back_x,
+                                          tip_y + 70 * back_y, 2);
+        vision_point across = vision_project(&info.camera, tip_x - 70 * back_x,
+                                             tip_y - 70 * back_y, 2);
+        double at_tip = change_at(&bare, &reached, tip);
+        double past_tip = change_at(&bare, &reached, beyond);
+        double on_arm = change_at(&bare, &reached, arm);
+        double other_side = change_at(&bare, &reached, across);
+        if (at_tip < 20 || past_tip > 4 || on_arm < 20 || other_side > 4)
+            fail_msg("from %d degrees: change at the tip %.1f, 25 mm past it %.1f, 70 mm up the "
+                     "arm %.1f, 70 mm the other way %.1f",
+                     from, at_tip, past_tip, on_arm, other_side);
+        assert_true(reached_info.tiles[tile].hand_cover > 0.2);
+        assert_true(change_at(&bare, &withdrawn, tip) < 1);
+        assert_true(withdrawn_info.tiles[tile].hand_cover == 0);
+        vision_image_free(&reached);
+        vision_image_free(&withdrawn);
+    }
+    vision_image_free(&bare);
+}
+
+/* A fixed layout: each tile lies, turns and carries its stack where it did before another tile
+ * joined the layout, even one that moves the smallest row and column. */
+static void test_render_a_fixed_layout_keeps_its_tiles_in_place(void **state)
+{
+    (void)state;
+    vision_el_observation truth, grown;
+    sample_truth(&truth);
+    grown = truth;
+    vision_el_tile *added = add_tile(&grown, -1, -1, EL_DESERT_CAMP);
+    stack_on(&grown, added, "black", 2);
+    vision_render_config config;
+    clean_config(&config, 5, 2);
+    config.layout_x_mm = 200;
+    config.layout_y_mm = 220;
+    vision_image a, b;
+    vision_render_info before, after;
+    assert_int_equal(vision_el_render(&config, &truth, &a, &before, NULL, 0), VISION_OK);
+    assert_int_equal(vision_el_render(&config, &grown, &b, &after, NULL, 0), VISION_OK);
+    for (int i = 0; i < truth.tile_count; i++) {
+        assert_true(before.tiles[i].x_mm == after.tiles[i].x_mm);
+        assert_true(before.tiles[i].y_mm == after.tiles[i].y_mm);
+        assert_true(before.tiles[i].angle_deg == after.tiles[i].angle_deg);
+        assert_true(before.tiles[i].stack_x_mm == after.tiles[i].stack_x_mm);
+        assert_int_equal(before.tiles[i].quarter_turns, after.tiles[i].quarter_turns);
+    }
+    /* cell 0,0 at the point asked, within the jitter (about a millimetre) */
+    assert_true(hypot(before.tiles[0].x_mm - 200, before.tiles[0].y_mm - 220) < 1.5);
+    /* the added tile lies a pitch up and left of cell 0,0 */
+    double pitch = hypot(after.tiles[12].x_mm - after.tiles[0].x_mm,
+                         after.tiles[12].y_mm - after.tiles[0].y_mm) / sqrt(2);
+    assert_true(pitch > config.mat.tile_mm && pitch < config.mat.tile_mm + 5);
+    vision_image_free(&a);
+    vision_image_free(&b);
+    config.layout_x_mm = 20; /* on marker 0's paper */
+    config.layout_y_mm = 20;
+    char error[300];
+    assert_int_equal(vision_el_render(&config, &truth, &a, NULL, error, sizeof error),
+                     VISION_BAD_INPUT);
+    assert_non_null(strstr(error, "does not fit"));
+}
+
 static void expect_refusal(const vision_render_config *config, const vision_el_observation *truth,
                            const char *words)
 {
@@ -591,6 +700,8 @@ int main(void)
         cmocka_unit_test(test_render_art_types_stay_distinct),
         cmocka_unit_test(test_render_a_stack_of_five_stands_taller),
         cmocka_unit_test(test_render_hands_cover_tiles),
+        cmocka_unit_test(test_render_a_placed_hand_lands_where_asked),
+        cmocka_unit_test(test_render_a_fixed_layout_keeps_its_tiles_in_place),
         cmocka_unit_test(test_render_refuses_what_it_cannot_draw),
         cmocka_unit_test(test_render_matches_the_golden_renders),
     };

@@ -10,6 +10,7 @@
 #include "test_support.h"
 #include "vision.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +115,83 @@ static void test_calibration_sheet_has_four_markers_in_white_margins(void **stat
     assert_int_equal(calibration_markers_sheet(&config, &sheet), VISION_BAD_INPUT);
 }
 
+typedef struct game_script {
+    char lines[400][128];
+    int count;
+} game_script;
+
+static void keep_script_line(void *context, const char *line)
+{
+    game_script *script = context;
+    if (script->count < 400)
+        snprintf(script->lines[script->count++], sizeof script->lines[0], "%s", line);
+}
+
+/* The truth of a state is what the engine's own observation says, tile for tile, with the
+ * whole stack besides: checked after every line of random 2- and 4-player games (the
+ * expansion on, for the boat and the snakes). */
+static void test_vision_truth_of_state_is_the_engines_observation(void **state)
+{
+    (void)state;
+    game_script *script = malloc(sizeof *script);
+    el_state *game = malloc(sizeof *game);
+    vision_el_observation *truth = malloc(sizeof *truth);
+    el_observation *seen = malloc(sizeof *seen);
+    assert_non_null(script);
+    assert_non_null(game);
+    assert_non_null(truth);
+    assert_non_null(seen);
+    int lines_checked = 0, tokens_seen = 0;
+    for (int players = 2; players <= 4; players += 2) {
+        el_config config;
+        el_config_default(&config);
+        config.seats = players;
+        config.expansion = true;
+        assert_int_equal(el_init(game, &config, NULL), EL_OK);
+        script->count = 0;
+        assert_int_equal(el_random_game(game, 40 + (uint64_t)players, keep_script_line, script,
+                                        NULL),
+                         EL_OK);
+        assert_int_equal(el_init(game, &config, NULL), EL_OK);
+        for (int i = 0; i < script->count; i++) {
+            assert_int_equal(el_play_line(game, script->lines[i], NULL, NULL), EL_OK);
+            int adventurers = vision_el_truth_of_state(game, truth);
+            el_observe(game, seen);
+            assert_int_equal(truth->tile_count, seen->count);
+            assert_int_equal(truth->colour_count, players);
+            int on_table = 0;
+            for (int t = 0; t < seen->count; t++) {
+                const vision_el_tile *tile = &truth->tiles[t];
+                assert_int_equal(tile->row, seen->tiles[t].row);
+                assert_int_equal(tile->col, seen->tiles[t].col);
+                assert_int_equal(tile->type, seen->tiles[t].type);
+                assert_int_equal(tile->height, seen->tiles[t].height);
+                assert_int_equal(tile->top, seen->tiles[t].top == EL_EMPTY ? VISION_NONE
+                                                                           : seen->tiles[t].top);
+                if (tile->top >= 0)
+                    assert_string_equal(truth->colours[tile->top],
+                                        config.colours[seen->tiles[t].top]);
+                int token = seen->tiles[t].token;
+                assert_int_equal(tile->token,
+                                 token == EL_BOAT || token == EL_SNAKES ? token : EL_NO_TOKEN);
+                tokens_seen += tile->token != EL_NO_TOKEN;
+                assert_true(tile->stack_known);
+                if (tile->height > 0)
+                    assert_int_equal(tile->stack[tile->height - 1], tile->top);
+                on_table += tile->height;
+            }
+            assert_int_equal(adventurers, on_table);
+            lines_checked++;
+        }
+    }
+    assert_true(lines_checked > 100);
+    assert_true(tokens_seen > 0);
+    free(script);
+    free(game);
+    free(truth);
+    free(seen);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -121,6 +199,7 @@ int main(void)
         cmocka_unit_test(test_vision_load_names_the_file_and_the_problem),
         cmocka_unit_test(test_vision_image_new_refuses_bad_sizes),
         cmocka_unit_test(test_calibration_sheet_has_four_markers_in_white_margins),
+        cmocka_unit_test(test_vision_truth_of_state_is_the_engines_observation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

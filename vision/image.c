@@ -96,6 +96,12 @@ vision_status vision_image_load(const char *path, vision_image *image, char *err
     return status;
 }
 
+vision_status vision_image_encode(const vision_image *image, const char *extension, uint8_t **data,
+                                  size_t *length, char *error, size_t size)
+{
+    return cv_shim_encode(image, extension, data, length, error, size);
+}
+
 vision_status vision_image_save(const char *path, const vision_image *image, char *error,
                                 size_t size)
 {

@@ -45,7 +45,9 @@ enum {
     STREAM_HANDS = 4,
     STREAM_EFFECTS = 5, /* where the mat lies on the table cloth; the glare's spot (+100) */
     STREAM_NOISE = 6,
-    STREAM_TILES = 1000 /* + the tile's index: its jitter, turn, stack and token */
+    STREAM_TILES = 1000, /* + the tile's index: its jitter, turn, stack and token */
+    /* + (row + 1024) * 4096 + col + 1024: the same for a tile of a fixed layout, by its cell */
+    STREAM_CELLS = 1 << 24
 };
 
 void vision_render_config_default(vision_render_config *config)
@@ -68,6 +70,9 @@ void vision_render_config_default(vision_render_config *config)
     config->jpeg_quality = -1;
     config->hands = 0;
     config->layout_angle_deg = NAN;
+    config->layout_x_mm = NAN;
+    config->layout_y_mm = NAN;
+    memset(config->hand, 0, sizeof config->hand);
 }
 
 /* ---- small geometry ---- */
@@ -344,6 +349,26 @@ static vision_status check_config(const vision_render_config *c, char *error, si
     if (c->hands < -1 || c->hands > 2)
         return vision_fail(error, size, VISION_BAD_INPUT, "hands %d: must be 0 to 2 (or -1 to draw it)",
                     c->hands);
+    if (isnan(c->layout_x_mm) != isnan(c->layout_y_mm) ||
+        (!isnan(c->layout_x_mm) && (!in_range(c->layout_x_mm, -m->width_mm, 2 * m->width_mm) ||
+                                    !in_range(c->layout_y_mm, -m->height_mm, 2 * m->height_mm))))
+        return vision_fail(error, size, VISION_BAD_INPUT,
+                    "layout place %g, %g mm: give both, each within a mat's size of the mat",
+                    c->layout_x_mm, c->layout_y_mm);
+    for (int i = 0; i < 2; i++) {
+        const vision_render_hand *h = &c->hand[i];
+        if (!h->placed)
+            continue;
+        if (!in_range(h->tip_x_mm, -m->width_mm, 2 * m->width_mm) ||
+            !in_range(h->tip_y_mm, -m->height_mm, 2 * m->height_mm) ||
+            !in_range(h->tip_height_mm, 0, 300) || !in_range(h->from_deg, 0, 360) ||
+            h->from_deg >= 360 || !in_range(h->reach, 0, 1))
+            return vision_fail(error, size, VISION_BAD_INPUT,
+                        "hand %d: tip %g, %g mm at %g mm high from %g degrees, reach %g: the tip "
+                        "within a mat's size of the mat, 0 to 300 mm high, from 0 to 360 degrees "
+                        "(360 excluded), reach 0 to 1",
+                        i, h->tip_x_mm, h->tip_y_mm, h->tip_height_mm, h->from_deg, h->reach);
+    }
     return VISION_OK;
 }
 
@@ -658,15 +683,28 @@ static vision_status place_layout(scene *s, char *error, size_t size)
     }
     s->rows = max_row - min_row + 1;
     s->cols = max_col - min_col + 1;
+    /* A fixed layout: cell (0, 0) at the given point, each cell where its row and column put
+     * it (a 1 x 1 layout's offsets are the cell's own). */
+    bool fixed = !isnan(s->config->layout_x_mm);
     for (int i = 0; i < truth->tile_count; i++) {
-        s->tiles[i].row = truth->tiles[i].row - min_row;
-        s->tiles[i].col = truth->tiles[i].col - min_col;
+        s->tiles[i].row = truth->tiles[i].row - (fixed ? 0 : min_row);
+        s->tiles[i].col = truth->tiles[i].col - (fixed ? 0 : min_col);
     }
+    int rows = s->rows, cols = s->cols;
+    if (fixed)
+        s->rows = s->cols = 1;
     render_rng rng;
     render_rng_seed(&rng, s->config->scene_seed, STREAM_LAYOUT);
     bool angle_given = !isnan(s->config->layout_angle_deg);
-    double cx = mat->width_mm / 2, cy = mat->height_mm / 2;
-    bool placed = truth->tile_count == 0;
+    double cx = fixed ? s->config->layout_x_mm : mat->width_mm / 2;
+    double cy = fixed ? s->config->layout_y_mm : mat->height_mm / 2;
+    bool placed = truth->tile_count == 0 || (fixed && layout_fits(s, cx, cy, s->layout_angle));
+    if (fixed && !placed)
+        return vision_fail(error, size, VISION_BAD_INPUT,
+                    "the layout (%d rows x %d columns of %g mm tiles) does not fit the %g x %g mm "
+                    "mat clear of its %g mm markers with cell 0,0 at %g, %g mm",
+                    rows, cols, mat->tile_mm, mat->width_mm, mat->height_mm, mat->marker_mm, cx,
+                    cy);
     /* A drawn angle and gap may shrink for a large layout; a given angle stays. */
     for (int attempt = 0; attempt < 6 && !placed; attempt++) {
         if (attempt > 0) {
@@ -700,7 +738,7 @@ static vision_status place_layout(scene *s, char *error, size_t size)
         return vision_fail(error, size, VISION_BAD_INPUT,
                     "the layout (%d rows x %d columns of %g mm tiles) does not fit the %g x %g mm "
                     "mat clear of its %g mm markers",
-                    s->rows, s->cols, mat->tile_mm, mat->width_mm, mat->height_mm, mat->marker_mm);
+                    rows, cols, mat->tile_mm, mat->width_mm, mat->height_mm, mat->marker_mm);
 
     /* Each tile: a little jitter (kept within the gap so that tiles never overlap), its art's
      * quarter turn, where its stack and its token lie. */
@@ -710,7 +748,10 @@ static vision_status place_layout(scene *s, char *error, size_t size)
     for (int i = 0; i < truth->tile_count; i++) {
         const vision_el_tile *t = &truth->tiles[i];
         scene_tile *st = &s->tiles[i];
-        render_rng_seed(&rng, s->config->scene_seed, STREAM_TILES + (uint64_t)i);
+        uint64_t stream = fixed ? STREAM_CELLS + (uint64_t)(st->row + 1024) * 4096 +
+                                      (uint64_t)(st->col + 1024)
+                                : STREAM_TILES + (uint64_t)i;
+        render_rng_seed(&rng, s->config->scene_seed, stream);
         double ox, oy;
         cell_offset(s, st->row, st->col, &ox, &oy);
         st->x = cx + ox * cos(a) - oy * sin(a) + jitter * render_rng_uniform(&rng, -1, 1);
@@ -1314,9 +1355,33 @@ static void skin_tone(render_rng *rng, double bgr[3])
     render_hsv(render_rng_uniform(rng, 14, 28), saturation, value, bgr);
 }
 
+/* Where a placed hand's middle fingertip is at its reach: on the straight line from the
+ * target to VISION_HAND_WITHDRAWN_MM beyond the mat's edge towards the arm's side (back),
+ * VISION_HAND_LIFT_MM higher there. */
+static vec3 placed_tip(const scene *s, const vision_render_hand *placement, vec3 back)
+{
+    const vision_mat *mat = &s->config->mat;
+    vec3 target = v3(placement->tip_x_mm, placement->tip_y_mm, placement->tip_height_mm);
+    double to_edge = INFINITY;
+    if (back.x > 1e-9)
+        to_edge = fmin(to_edge, (mat->width_mm - target.x) / back.x);
+    if (back.x < -1e-9)
+        to_edge = fmin(to_edge, -target.x / back.x);
+    if (back.y > 1e-9)
+        to_edge = fmin(to_edge, (mat->height_mm - target.y) / back.y);
+    if (back.y < -1e-9)
+        to_edge = fmin(to_edge, -target.y / back.y);
+    double away = (1 - placement->reach) * (fmax(0, to_edge) + VISION_HAND_WITHDRAWN_MM);
+    vec3 tip = add3(target, mul3(back, away));
+    tip.h += (1 - placement->reach) * VISION_HAND_LIFT_MM;
+    return tip;
+}
+
 static void build_hand(scene *s, render_rng *rng, int index, hand *out)
 {
     const vision_mat *mat = &s->config->mat;
+    const vision_render_hand *placement = s->config->hand[index].placed ? &s->config->hand[index]
+                                                                        : NULL;
     double target_x = mat->width_mm / 2, target_y = mat->height_mm / 2;
     if (s->truth->tile_count > 0) {
         const scene_tile *t = &s->tiles[render_rng_int(rng, 0, s->truth->tile_count - 1)];
@@ -1329,8 +1394,9 @@ static void build_hand(scene *s, render_rng *rng, int index, hand *out)
     double spread = index == 0 ? render_rng_uniform(rng, -40, -8) : render_rng_uniform(rng, 8, 40);
     if (s->hands == 1 && render_rng_uniform(rng, 0, 1) < 0.5)
         spread = -spread;
-    double a = s->azimuth * DEG + spread * DEG;
-    vec3 back = v3(sin(a), cos(a), 0); /* towards the camera's side: where the arm comes from */
+    /* the arm comes from the camera's side, or from the side the caller gives */
+    double a = placement ? placement->from_deg * DEG : s->azimuth * DEG + spread * DEG;
+    vec3 back = v3(sin(a), cos(a), 0);
     vec3 forward = mul3(back, -1), side = v3(-forward.y, forward.x, 0);
     int right_handed = spread < 0 ? 1 : -1; /* the thumb towards the middle */
     double skin[3], sleeve[3];
@@ -1396,6 +1462,17 @@ static void build_hand(scene *s, render_rng *rng, int index, hand *out)
     part = &out->parts[out->part_count++];
     *part = (capsule){elbow, shoulder, 44 * scale, 52 * scale, {0, 0, 0}, 0};
     memcpy(part->colour, sleeve, sizeof sleeve);
+    if (placement) {
+        /* the whole hand moved so that the middle finger's tip (parts[1]) is where asked */
+        vec3 shift = sub3(placed_tip(s, placement, back), out->parts[1].b);
+        for (int p = 0; p < out->part_count; p++) {
+            out->parts[p].a = add3(out->parts[p].a, shift);
+            out->parts[p].b = add3(out->parts[p].b, shift);
+        }
+        for (int k = 0; k < 16; k++)
+            out->palm[k] = add3(out->palm[k], shift);
+        shoulder = add3(shoulder, shift);
+    }
     /* Make sure the arm leaves the frame: lengthen it while its end is in view. */
     for (int i = 0; i < 20; i++) {
         vision_point p;
@@ -1502,7 +1579,8 @@ static vision_status draw_hands(scene *s)
     for (int i = 0; i < s->hands && i < 2; i++)
         for (int attempt = 0; attempt < 12; attempt++) {
             build_hand(s, &rng, i, &s->hand_shapes[i]);
-            if (!hand_hides_marker(s, &s->hand_shapes[i]))
+            /* a placed hand stays the one hand wherever it reaches, markers hidden or not */
+            if (s->config->hand[i].placed || !hand_hides_marker(s, &s->hand_shapes[i]))
                 break;
         }
     /* their soft shadows first, on whatever lies below */

@@ -78,6 +78,13 @@ vision_status vision_image_load(const char *path, vision_image *image, char *err
 vision_status vision_image_save(const char *path, const vision_image *image, char *error,
                                 size_t size);
 
+/* The image encoded in the format of extension (".png", ".jpg", ...: what OpenCV's codecs
+ * write) into *data (malloc'd, *size bytes; the caller frees it), for a caller that writes many
+ * files its own way (a recording's frames). On failure *data is NULL and error (size bytes) says
+ * why. */
+vision_status vision_image_encode(const vision_image *image, const char *extension, uint8_t **data,
+                                  size_t *length, char *error, size_t size);
+
 /* Draws ArUco marker id of the 4x4_50 dictionary, side pixels square with no margin, into image
  * at (x, y) (grey or colour). VISION_BAD_INPUT when it does not fit or the id is not 0..49. */
 vision_status vision_draw_marker(vision_image *image, int id, int x, int y, int side);
@@ -226,7 +233,37 @@ typedef struct vision_el_observation {
  * name is empty or too long. */
 int vision_el_colour_index(vision_el_observation *observation, const char *name);
 
+/*
+ * The table of a game state as the camera's truth (a value of the rules' types; no rules call):
+ * every tile, its type, its whole stack (stack_known, bottom first) and its boat or snakes, every
+ * confidence 1; colours the seats' in seat order, so that a colour index is a seat. Rows and
+ * columns are translated so that the smallest of each is 0 (DESIGN.md §3.2), tiles in row-major
+ * order. *truth is rebuilt from empty. Returns the adventurers on the table. Never fails: a state
+ * has at most EL_MAX_TILES tiles, within VISION_EL_TILES_MAX.
+ */
+int vision_el_truth_of_state(const el_state *state, vision_el_observation *truth);
+
 /* ---- the scene renderer (DESIGN.md §4) ---- */
+
+/*
+ * A hand the caller puts in the scene (a recording's player reaching for a tile), instead of
+ * where the seed puts it. Its shape, skin and sleeve still come from scene_seed and the hand's
+ * index, so that the same hand is drawn at every reach.
+ */
+typedef struct vision_render_hand {
+    int placed;              /* 0 (default): drawn from scene_seed; the rest is ignored */
+    double tip_x_mm, tip_y_mm; /* where the middle finger's tip lands at full reach (table) */
+    double tip_height_mm;    /* its height above the table there, >= 0 (2: on a bare tile) */
+    double from_deg;         /* the side the arm comes from, an azimuth as the camera's: 0 = the
+                                mat's bottom edge, counter-clockwise, [0, 360) */
+    double reach;            /* [0, 1]: 1 the tip at the target; 0 withdrawn, the tip
+                                VISION_HAND_WITHDRAWN_MM beyond the mat's edge on the arm's side
+                                and VISION_HAND_LIFT_MM higher; in between on that straight
+                                line */
+} vision_render_hand;
+
+#define VISION_HAND_WITHDRAWN_MM 60.0
+#define VISION_HAND_LIFT_MM 80.0
 
 /*
  * How a photo of the table is taken. The box's art comes from box_seed alone, so that a box
@@ -252,9 +289,18 @@ typedef struct vision_render_config {
     int jpeg_quality;         /* [60, 95]; 0: no JPEG loss */
     int hands;                /* hands and arms over the table; default 0 [0, 2] */
     double layout_angle_deg;  /* the tiles' turn against the mat [-8, 8] */
+    /* Where the layout lies. NAN (default, both): anywhere it fits, drawn from scene_seed, the
+     * truth's rows and columns relative. Both given: the centre of the cell at row 0, column 0
+     * lies at this table point (mm) and rows and columns are taken as they are, not
+     * translated; each tile's jitter, turn, art's quarter turn and stack spot then come from
+     * its row and column rather than its index, and the gap and a drawn angle never shrink:
+     * so that a recording's tiles stay put while the layout grows around them. */
+    double layout_x_mm, layout_y_mm;
+    vision_render_hand hand[2]; /* hand i < hands with placed set is put there; default none */
 } vision_render_config;
 
-/* The defaults above: seeds 1, 1920 x 1080, the default mat, no hands, the rest drawn. */
+/* The defaults above: seeds 1, 1920 x 1080, the default mat, no hands, no hand placed, the
+ * layout placed by the seed, the rest drawn. */
 void vision_render_config_default(vision_render_config *config);
 
 /* What the renderer knows that an image does not say: for tests and the accuracy bench. */
