@@ -205,6 +205,21 @@ static bool el_engine_forced(const void *state, char *line, size_t size)
     return true;
 }
 
+static bool el_engine_close_turn(const void *state, char *line, size_t size)
+{
+    const el_state *game = state;
+    if (game->phase != EL_PHASE_PLAY)
+        return false;
+    const char *colour = game->config.colours[game->active];
+    if (game->placed_this_turn > 0)
+        snprintf(line, size, "%s: end", colour);
+    else if (el_tiles_left(game, game->active) == 0)
+        snprintf(line, size, "%s: pass", colour);
+    else
+        return false;
+    return true;
+}
+
 const rules_engine el_engine = {
     .state_size = sizeof(el_state),
     .init = el_engine_init,
@@ -235,4 +250,5 @@ const rules_engine el_engine = {
     .observe = el_engine_observe,
     .reconcile = el_engine_reconcile,
     .forced = el_engine_forced,
+    .close_turn = el_engine_close_turn,
 };

@@ -169,6 +169,10 @@ typedef struct rules_engine {
      * prefix) into line (size bytes) and returns true; false when there is a choice or the game
      * is not being played. */
     bool (*forced)(const void *state, char *line, size_t size);
+    /* The action that closes the active seat's turn now, as a line for play_line, when the
+     * players say the turn is over ("black: end", or "black: pass" for a seat without tiles);
+     * false when the turn cannot end yet (nothing placed) or the game is not being played. */
+    bool (*close_turn)(const void *state, char *line, size_t size);
 } rules_engine;
 
 typedef struct rules_game {

@@ -815,6 +815,7 @@ static void test_el_engine_reconciles_in_lines_and_knows_forced_actions(void **s
     const rules_engine *engine = rules_game_find(EL_GAME_ID)->engine;
     assert_int_equal(engine->observation_size, sizeof(el_observation));
     el_state s = new_game(2, false), after = new_game(2, false);
+    char line[64];
     play(&after, start_2p);
     el_observation o;
     engine->observe(&after, &o);
@@ -824,6 +825,7 @@ static void test_el_engine_reconciles_in_lines_and_knows_forced_actions(void **s
     assert_string_equal(r->candidates[0].lines, start_2p[0]);
 
     play(&s, start_2p);
+    assert_false(engine->close_turn(&s, line, sizeof line)); /* orange has placed nothing */
     play(&after, (const char *const[]){"desert-camp@0,2 x1", "end", "black: desert-camp@1,2 x2",
                                        NULL});
     engine->observe(&after, &o);
@@ -836,8 +838,9 @@ static void test_el_engine_reconciles_in_lines_and_knows_forced_actions(void **s
     assert_string_equal(rules_answer_name(r->answer), "explained");
     free(r);
 
-    char line[64];
     assert_false(engine->forced(&after, line, sizeof line)); /* black may place more */
+    assert_true(engine->close_turn(&after, line, sizeof line));
+    assert_string_equal(line, "black: end");
     play(&after, (const char *const[]){"desert@2,2", "desert@2,1", NULL});
     assert_true(engine->forced(&after, line, sizeof line)); /* three tiles: the turn is over */
     assert_string_equal(line, "black: end");
