@@ -131,7 +131,7 @@ static void reconcile_setup(const el_state *game, const el_observation *observat
     int count;
     el_error reason;
     if (el_start_seen(game, observation, tiles, &count, &reason) != EL_OK) {
-        bool laying = observation->unknown_count == 0 &&
+        bool laying = observation->unknown_count == 0 && count == observation->count &&
                       count < EL_START_TILES_PER_SEAT * game->config.seats;
         result->answer = laying ? RULES_UNCHANGED : RULES_UNEXPLAINED;
         snprintf(result->reason, sizeof result->reason, "%s", reason.message);

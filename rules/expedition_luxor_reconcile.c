@@ -200,6 +200,11 @@ static uint64_t state_hash(const el_state *state)
     }
     for (int seat = 0; seat < EL_MAX_SEATS; seat++)
         hash = (hash ^ state->supply[seat]) * 0x100000001b3ull;
+    /* A caravan and a sandstorm that captures nobody leave the same cells: the tokens used
+     * tell the two games apart, as same_game does. */
+    const uint8_t *tokens = &state->tokens_used[0][0];
+    for (size_t i = 0; i < sizeof state->tokens_used; i++)
+        hash = (hash ^ tokens[i]) * 0x100000001b3ull;
     return hash ? hash : 1;
 }
 
