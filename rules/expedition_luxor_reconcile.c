@@ -373,6 +373,27 @@ static void best_shift(const el_state *state, const el_observation *o, int refer
     }
 }
 
+/* The state as it would be at the start of the seat's turn: the limits of a turn (three tiles,
+ * tiles before a token) then say nothing about where a tile may go. */
+static el_state fresh_turn(const el_state *state, int seat)
+{
+    el_state turn = *state;
+    turn.active = (uint8_t)seat;
+    turn.placed_this_turn = 0;
+    turn.token_this_turn = 0;
+    return turn;
+}
+
+/* The placement of a tile with the fewest adventurers it takes, no movement. */
+static el_move least_placement(const el_state *turn, int type, int row, int col)
+{
+    int least, most;
+    el_camp_range(turn, type, &least, &most);
+    return (el_move){.kind = EL_MOVE_PLACE, .what = (uint8_t)type, .row = (int8_t)row,
+                     .col = (int8_t)col, .adventurers = (uint8_t)(el_is_camp(type) ? least : 0),
+                     .direction = EL_NO_DIRECTION};
+}
+
 /* The first thing about the table that no legal sequence explains, as one line. Looks in turn
  * at the known tiles (moved, gone, changed), the new tiles (placed as no seat could: each tried
  * on a fresh turn of every seat, in the order they become placeable), the adventurers. */
@@ -438,16 +459,8 @@ static void why_unexplained(const el_state *state, const el_observation *o, char
             if (done[i] || el_cell_at(&placed, row, col)->has_tile)
                 continue;
             for (int seat = 0; seat < placed.config.seats && !done[i]; seat++) {
-                el_state turn = placed;
-                turn.active = (uint8_t)seat;
-                turn.placed_this_turn = 0;
-                turn.token_this_turn = 0;
-                int least, most;
-                el_camp_range(&turn, o->tiles[i].type, &least, &most);
-                el_move move = {.kind = EL_MOVE_PLACE, .what = (uint8_t)o->tiles[i].type,
-                                .row = (int8_t)row, .col = (int8_t)col,
-                                .adventurers = (uint8_t)(el_is_camp(o->tiles[i].type) ? least : 0),
-                                .direction = EL_NO_DIRECTION};
+                el_state turn = fresh_turn(&placed, seat);
+                el_move move = least_placement(&turn, o->tiles[i].type, row, col);
                 if (el_apply(&turn, &move, NULL) == EL_OK) {
                     turn.active = placed.active;
                     placed = turn;
@@ -460,15 +473,8 @@ static void why_unexplained(const el_state *state, const el_observation *o, char
         int row = o->tiles[i].row + dr, col = o->tiles[i].col + dc;
         if (done[i] || el_cell_at(state, row, col)->has_tile)
             continue;
-        el_state turn = placed;
-        turn.placed_this_turn = 0;
-        turn.token_this_turn = 0;
-        int least, most;
-        el_camp_range(&turn, o->tiles[i].type, &least, &most);
-        el_move move = {.kind = EL_MOVE_PLACE, .what = (uint8_t)o->tiles[i].type,
-                        .row = (int8_t)row, .col = (int8_t)col,
-                        .adventurers = (uint8_t)(el_is_camp(o->tiles[i].type) ? least : 0),
-                        .direction = EL_NO_DIRECTION};
+        el_state turn = fresh_turn(&placed, placed.active);
+        el_move move = least_placement(&turn, o->tiles[i].type, row, col);
         el_error error;
         char action[64];
         el_format_move(&move, action, sizeof action);
