@@ -6,6 +6,7 @@
  */
 #include "board_file.h"
 #include "cli.h"
+#include "game_log.h"
 
 #include "rules.h"
 
@@ -197,7 +198,7 @@ static int finish(session *s)
     s->engine->scores(s->state, scores);
     s->engine->ranks(s->state, ranks);
     if (s->archive) {
-        db_status status = db_game_finish(s->archive, s->archive_game, scores, ranks);
+        db_status status = game_log_finish(s->archive, s->archive_game, s->engine, s->state);
         if (status != DB_OK)
             return cli_archive_failure(s->command, s->archive, status);
     }
@@ -220,23 +221,20 @@ enum { PLAY_REFUSED = -1 };
  * the rules refuse (reason in error), or the exit status of the archive's failure (reported). */
 static int play_line(session *s, const char *line, char *error, size_t size)
 {
-    memcpy(s->candidate, s->state, s->engine->state_size);
     rules_played played;
-    if (s->engine->play_line(s->candidate, line, &played, error, size) != RULES_OK)
+    db_status status = DB_OK;
+    switch (game_log_play(s->archive, s->archive_game, s->engine, s->state, s->candidate, line,
+                          NULL, &played, NULL, error, size, &status)) {
+    case GAME_LOG_REFUSED:
         return PLAY_REFUSED;
+    case GAME_LOG_ARCHIVE:
+        error[0] = '\0';
+        return cli_archive_failure(s->command, s->archive, status);
+    case GAME_LOG_OK:
+        break;
+    }
     if (!played.acted)
         return EXIT_OK;
-    int32_t scores[RULES_MAX_SEATS];
-    s->engine->scores(s->candidate, scores);
-    if (s->archive) {
-        db_event event = db_event_make(DB_EVENT_MOVE, played.seat, played.notation);
-        db_status status = db_event_append(s->archive, s->archive_game, &event, scores, NULL);
-        if (status != DB_OK) {
-            error[0] = '\0';
-            return cli_archive_failure(s->command, s->archive, status);
-        }
-    }
-    memcpy(s->state, s->candidate, s->engine->state_size);
     s->actions++;
     if (!s->quiet) {
         char action[sizeof played.notation + RULES_COLOUR_MAX + 2];
@@ -256,29 +254,10 @@ static int play_line(session *s, const char *line, char *error, size_t size)
 static int create_archive_game(session *s, const play_options *options,
                                char names[][RULES_COLOUR_MAX * 4], int name_count)
 {
-    db_new_game game = {.game = s->game->id, .title = s->game->title};
-    json_t *json_options = json_pack("{s:i}", "players", s->engine->seat_count(s->state));
-    size_t flag_count;
-    const rules_flag *flags = rules_flags(&flag_count);
-    for (size_t i = 0; i < flag_count; i++)
-        if (s->game->flags & flags[i].flag)
-            json_object_set_new(json_options, flags[i].key,
-                                json_boolean((options->flags & flags[i].flag) != 0));
-    if (s->board)
-        json_object_set_new(json_options, "board", json_string(s->board_id));
-    if (options->adventure)
-        json_object_set_new(json_options, "adventure", json_integer(options->adventure));
-    char *options_text = json_dumps(json_options, JSON_COMPACT | JSON_SORT_KEYS);
-    json_decref(json_options);
-    game.options_json = options_text;
-    game.seat_count = s->engine->seat_count(s->state);
-    for (int i = 0; i < game.seat_count; i++) {
-        snprintf(game.seats[i].colour, DB_COLOUR_MAX, "%s", s->engine->colour(s->state, i));
-        if (i < name_count)
-            snprintf(game.seats[i].name, DB_NAME_MAX, "%s", names[i]);
-    }
-    db_status status = db_game_create(s->archive, &game, &s->archive_game);
-    free(options_text);
+    db_status status = game_log_create(s->archive, s->game, s->state, options->flags,
+                                       s->board ? s->board_id : NULL, options->adventure,
+                                       (const char(*)[GAME_LOG_NAME_MAX])names, name_count,
+                                       &s->archive_game);
     return status == DB_OK ? EXIT_OK : cli_archive_failure(s->command, s->archive, status);
 }
 
@@ -316,14 +295,6 @@ static void free_lines(stored_lines *stored)
     free(stored->lines);
 }
 
-static int store_event(void *context, const db_event *event, const int32_t *scores)
-{
-    (void)scores;
-    if (event->kind == DB_EVENT_MOVE)
-        store_line(context, event->notation);
-    return 0;
-}
-
 /* Loads an archived live game and replays its moves; fills options from the archive. */
 static int resume(session *s, play_options *options)
 {
@@ -351,19 +322,11 @@ static int resume(session *s, play_options *options)
     }
     s->engine = s->game->engine;
     s->archive_game = game->id;
-    json_t *stored = json_loads(game->options_json, 0, NULL);
-    size_t flag_count;
-    const rules_flag *flags = rules_flags(&flag_count);
-    for (size_t i = 0; i < flag_count; i++)
-        if (json_is_true(json_object_get(stored, flags[i].key)))
-            options->flags |= flags[i].flag;
-    char played_on[sizeof s->board_id] = "";
-    if (json_is_string(json_object_get(stored, "board")))
-        snprintf(played_on, sizeof played_on, "%.31s",
-                 json_string_value(json_object_get(stored, "board")));
-    if (json_is_integer(json_object_get(stored, "adventure")))
-        options->adventure = (int)json_integer_value(json_object_get(stored, "adventure"));
-    json_decref(stored);
+    rules_options rules;
+    char played_on[sizeof s->board_id];
+    game_log_options(game, &rules, played_on, sizeof played_on);
+    options->flags = rules.flags;
+    options->adventure = rules.adventure;
     if ((code = load_board(s, options->board)) == EXIT_OK && s->board &&
         strcmp(played_on, s->board_id) != 0)
         code = cli_usage_error(s->command, "game %lld was played on board %s, not %s: give its "
@@ -372,11 +335,7 @@ static int resume(session *s, play_options *options)
         free(game);
         return code;
     }
-    rules_options rules = {.seats = game->seat_count, .colour_count = game->seat_count,
-                           .flags = options->flags, .board = s->board,
-                           .adventure = options->adventure};
-    for (int i = 0; i < game->seat_count; i++)
-        snprintf(rules.colours[i], RULES_COLOUR_MAX, "%.15s", game->seats[i].seat.colour);
+    rules.board = s->board;
     char error[256];
     if (!(s->state = calloc(1, s->engine->state_size)) ||
         !(s->candidate = calloc(1, s->engine->state_size)) ||
@@ -385,26 +344,26 @@ static int resume(session *s, play_options *options)
         free(game);
         return EXIT_FAILURE_OTHER;
     }
-    stored_lines lines = {NULL, 0, 0, false};
-    status = db_events_foreach(s->archive, game->id, store_event, &lines);
-    if (status != DB_OK)
+    size_t moves = 0;
+    switch (game_log_replay(s->archive, game->id, s->engine, s->state, &moves, error,
+                            sizeof error, &status)) {
+    case GAME_LOG_ARCHIVE:
         code = cli_archive_failure(s->command, s->archive, status);
-    for (size_t i = 0; code == EXIT_OK && i < lines.count; i++) {
-        rules_played played;
-        if (s->engine->play_line(s->state, lines.lines[i], &played, error, sizeof error) != RULES_OK) {
-            cli_error(s->command, "game %lld does not replay at move %zu: %s", (long long)game->id,
-                      i + 1, error);
-            code = EXIT_FAILURE_OTHER;
-        }
-        s->actions++;
+        break;
+    case GAME_LOG_REFUSED:
+        cli_error(s->command, "game %lld does not replay at %s", (long long)game->id, error);
+        code = EXIT_FAILURE_OTHER;
+        break;
+    case GAME_LOG_OK:
+        break;
     }
+    s->actions = (int)moves;
     s->ready = code == EXIT_OK;
     if (code == EXIT_OK && !s->quiet) {
-        printf("Resumed game %lld after %zu moves: ", (long long)game->id, lines.count);
+        printf("Resumed game %lld after %zu moves: ", (long long)game->id, moves);
         print_scores(s, stdout);
         printf("; %s to play.\n", s->engine->colour(s->state, s->engine->active_seat(s->state)));
     }
-    free_lines(&lines);
     free(game);
     return code;
 }

@@ -60,9 +60,7 @@ int el_entry_requirement(int type) { return entry_requirement[type]; }
 
 int el_tile_value(int type) { return tile_value[type]; }
 
-#define fail(error, status, ...)                                                              \
-    ((el_status)rules_fail((error), sizeof (error)->message, status, \
-                           __VA_ARGS__))
+#define fail el_fail
 
 /* ---- the state ---- */
 

@@ -279,6 +279,9 @@ typedef struct el_reconcile_result {
     int count;            /* explanations found (distinct resulting games), best first */
     el_explanation explanations[4];
     bool search_cut;      /* the search hit its limit: the answer may be incomplete */
+    char reason[160];     /* EL_UNEXPLAINED: why, one line, the first thing that does not fit
+                           * ("desert@5,5: not adjacent to any tile", "the tile at 0,1 was a
+                           * mountain, the table shows a desert"); "" otherwise */
 } el_reconcile_result;
 
 /*
@@ -289,5 +292,13 @@ typedef struct el_reconcile_result {
  */
 void el_reconcile(const el_state *state, const el_observation *observation,
                   el_reconcile_result *result);
+
+/* The start layout a table shows, for a game in its setup: every tile seen (none unknown, no
+ * adventurer, no token), 2 a seat, as el_start takes them (the observation's rows and columns
+ * already start at 0). EL_ILLEGAL says what is missing or wrong ("the start layout has 4 tiles
+ * with 2 players, the table shows 3"), and then *count is the tiles seen so far. The layout's
+ * own rules (edge-connected, no camp) are el_start's to check. */
+el_status el_start_seen(const el_state *state, const el_observation *observation,
+                        el_start_tile tiles[2 * EL_MAX_SEATS], int *count, el_error *error);
 
 #endif

@@ -108,6 +108,118 @@ static int el_engine_counter(const void *state, int seat, int counter)
     return counter == 0 ? ((const el_state *)state)->supply[seat] : el_captured(state, seat);
 }
 
+static void el_engine_observe(const void *state, void *observation)
+{
+    el_observe(state, observation);
+}
+
+/* Appends "colour: action" (or the bare action for the setup) as the explanation's next line. */
+static void add_line(rules_explanation *explanation, const char *colour, const char *action)
+{
+    size_t used = strlen(explanation->lines);
+    snprintf(explanation->lines + used, sizeof explanation->lines - used, "%s%s%s%s",
+             used ? "\n" : "", colour ? colour : "", colour ? ": " : "", action);
+    explanation->actions++;
+}
+
+/* In the setup the table is the start layout, laid at once; fewer tiles than it needs are a
+ * layout still being laid, so the game waits (UNCHANGED, with what it waits for). */
+static void reconcile_setup(const el_state *game, const el_observation *observation,
+                            rules_reconciled *result)
+{
+    el_start_tile tiles[2 * EL_MAX_SEATS];
+    int count;
+    el_error reason;
+    if (el_start_seen(game, observation, tiles, &count, &reason) != EL_OK) {
+        bool laying = observation->unknown_count == 0 && count == observation->count &&
+                      count < EL_START_TILES_PER_SEAT * game->config.seats;
+        result->answer = laying ? RULES_UNCHANGED : RULES_UNEXPLAINED;
+        snprintf(result->reason, sizeof result->reason, "%s", reason.message);
+        return;
+    }
+    el_state started = *game;
+    if (el_start(&started, tiles, count, &reason) != EL_OK) {
+        result->answer = RULES_UNEXPLAINED;
+        snprintf(result->reason, sizeof result->reason, "%s", reason.message);
+        return;
+    }
+    char line[256];
+    el_format_start(&started, line, sizeof line);
+    result->answer = RULES_EXPLAINED;
+    result->count = 1;
+    add_line(&result->candidates[0], NULL, line);
+}
+
+static void el_engine_reconcile(const void *state, const void *observation,
+                                rules_reconciled *result)
+{
+    const el_state *game = state;
+    memset(result, 0, sizeof *result);
+    if (game->phase == EL_PHASE_SETUP) {
+        reconcile_setup(game, observation, result);
+        return;
+    }
+    el_reconcile_result found;
+    el_reconcile(game, observation, &found);
+    static const rules_answer answers[] = {
+        [EL_UNCHANGED] = RULES_UNCHANGED, [EL_EXPLAINED] = RULES_EXPLAINED,
+        [EL_AMBIGUOUS] = RULES_AMBIGUOUS, [EL_UNEXPLAINED] = RULES_UNEXPLAINED};
+    result->answer = answers[found.answer];
+    result->search_cut = found.search_cut;
+    snprintf(result->reason, sizeof result->reason, "%s", found.reason);
+    result->count = found.count < RULES_CANDIDATES ? found.count : RULES_CANDIDATES;
+    for (int e = 0; e < result->count; e++) {
+        const el_explanation *explanation = &found.explanations[e];
+        rules_explanation *out = &result->candidates[e];
+        out->turns_ended = explanation->turns_ended;
+        el_state replay = *game; /* to know who makes each move */
+        for (int m = 0; m < explanation->count; m++) {
+            char action[64];
+            el_format_move(&explanation->moves[m], action, sizeof action);
+            add_line(out, replay.config.colours[replay.active], action);
+            el_apply(&replay, &explanation->moves[m], NULL);
+        }
+    }
+}
+
+/* A pass for a seat without tiles; an end when no tile and no token can follow. */
+static bool el_engine_forced(const void *state, char *line, size_t size)
+{
+    const el_state *game = state;
+    if (game->phase != EL_PHASE_PLAY)
+        return false;
+    int seat = game->active;
+    const char *colour = game->config.colours[seat];
+    if (game->placed_this_turn == 0) {
+        if (el_tiles_left(game, seat) > 0)
+            return false;
+        snprintf(line, size, "%s: pass", colour);
+        return true;
+    }
+    if (game->placed_this_turn < 3 && el_tiles_left(game, seat) > 0 && !game->token_this_turn)
+        return false;
+    for (int token = EL_BOAT; token < EL_TOKEN_TYPES; token++)
+        if (el_legal_token_moves(game, (el_token)token, NULL, 0) > 0)
+            return false;
+    snprintf(line, size, "%s: end", colour);
+    return true;
+}
+
+static bool el_engine_close_turn(const void *state, char *line, size_t size)
+{
+    const el_state *game = state;
+    if (game->phase != EL_PHASE_PLAY)
+        return false;
+    const char *colour = game->config.colours[game->active];
+    if (game->placed_this_turn > 0)
+        snprintf(line, size, "%s: end", colour);
+    else if (el_tiles_left(game, game->active) == 0)
+        snprintf(line, size, "%s: pass", colour);
+    else
+        return false;
+    return true;
+}
+
 const rules_engine el_engine = {
     .state_size = sizeof(el_state),
     .init = el_engine_init,
@@ -134,4 +246,9 @@ const rules_engine el_engine = {
         "                                   the first tile entered, 2 on the second\n"
         "  boat 1,1 > 4,4                   an action token from the own mountain at 1,1\n"
         "  end | pass                       end the turn | pass without tiles\n",
+    .observation_size = sizeof(el_observation),
+    .observe = el_engine_observe,
+    .reconcile = el_engine_reconcile,
+    .forced = el_engine_forced,
+    .close_turn = el_engine_close_turn,
 };

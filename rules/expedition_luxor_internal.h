@@ -3,6 +3,12 @@
 #define TS_EXPEDITION_LUXOR_INTERNAL_H
 
 #include "expedition_luxor.h"
+#include "rules_internal.h"
+
+/* Writes the reason into *error (an el_error, or NULL) and returns status: how the engine
+ * refuses. */
+#define el_fail(error, status, ...) \
+    ((el_status)rules_fail((error), sizeof (error)->message, status, __VA_ARGS__))
 
 extern const uint8_t el_box_count[EL_TILE_TYPES];
 

@@ -11,6 +11,7 @@
  */
 #include "expedition_luxor_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define SEARCH_NODE_LIMIT 100000
@@ -199,6 +200,11 @@ static uint64_t state_hash(const el_state *state)
     }
     for (int seat = 0; seat < EL_MAX_SEATS; seat++)
         hash = (hash ^ state->supply[seat]) * 0x100000001b3ull;
+    /* A caravan and a sandstorm that captures nobody leave the same cells: the tokens used
+     * tell the two games apart, as same_game does. */
+    const uint8_t *tokens = &state->tokens_used[0][0];
+    for (size_t i = 0; i < sizeof state->tokens_used; i++)
+        hash = (hash ^ tokens[i]) * 0x100000001b3ull;
     return hash ? hash : 1;
 }
 
@@ -335,6 +341,202 @@ static void explore(search *s, const el_state *state)
     }
 }
 
+/* ---- why nothing explains a table ---- */
+
+static const char *seat_word(const el_state *state, int top)
+{
+    return top == EL_EMPTY ? "none" : top == EL_UNSEEN ? "unseen"
+                                    : top >= 0 && top < state->config.seats
+                                        ? state->config.colours[top] : "?";
+}
+
+/* The shift under which most known tiles are seen with their type (or hidden); *matched gets
+ * their number. Every observed tile and unknown cell is tried as the place of the reference. */
+static void best_shift(const el_state *state, const el_observation *o, int reference_row,
+                       int reference_col, int *row_shift, int *col_shift)
+{
+    int best = -1;
+    *row_shift = *col_shift = 0;
+    for (int k = 0; k < o->count + o->unknown_count; k++) {
+        int row = k < o->count ? o->tiles[k].row : o->unknown[k - o->count].row;
+        int col = k < o->count ? o->tiles[k].col : o->unknown[k - o->count].col;
+        int dr = reference_row - row, dc = reference_col - col, matched = 0;
+        for (int i = 0; i < o->count; i++) {
+            const el_cell *cell = el_cell_at(state, o->tiles[i].row + dr, o->tiles[i].col + dc);
+            matched += cell && cell->has_tile && cell->type == o->tiles[i].type;
+        }
+        if (matched > best) {
+            best = matched;
+            *row_shift = dr;
+            *col_shift = dc;
+        }
+    }
+}
+
+/* The state as it would be at the start of the seat's turn: the limits of a turn (three tiles,
+ * tiles before a token) then say nothing about where a tile may go. */
+static el_state fresh_turn(const el_state *state, int seat)
+{
+    el_state turn = *state;
+    turn.active = (uint8_t)seat;
+    turn.placed_this_turn = 0;
+    turn.token_this_turn = 0;
+    return turn;
+}
+
+/* The placement of a tile with the fewest adventurers it takes, no movement. */
+static el_move least_placement(const el_state *turn, int type, int row, int col)
+{
+    int least, most;
+    el_camp_range(turn, type, &least, &most);
+    return (el_move){.kind = EL_MOVE_PLACE, .what = (uint8_t)type, .row = (int8_t)row,
+                     .col = (int8_t)col, .adventurers = (uint8_t)(el_is_camp(type) ? least : 0),
+                     .direction = EL_NO_DIRECTION};
+}
+
+/* The first thing about the table that no legal sequence explains, as one line. Looks in turn
+ * at the known tiles (moved, gone, changed), the new tiles (placed as no seat could: each tried
+ * on a fresh turn of every seat, in the order they become placeable), the adventurers. */
+static void why_unexplained(const el_state *state, const el_observation *o, char *reason,
+                            size_t size)
+{
+    if (state->tiles == 0 || o->count + o->unknown_count == 0) {
+        snprintf(reason, size, "the table shows no tiles");
+        return;
+    }
+    int reference_row = 0, reference_col = 0;
+    for (int row = state->max_row; row >= state->min_row; row--)
+        for (int col = state->max_col; col >= state->min_col; col--)
+            if (el_cell_at(state, row, col)->has_tile) {
+                reference_row = row;
+                reference_col = col;
+            }
+    int dr, dc;
+    best_shift(state, o, reference_row, reference_col, &dr, &dc);
+    int seen_at[EL_GRID][EL_GRID];
+    bool unknown_at[EL_GRID][EL_GRID] = {{false}};
+    memset(seen_at, 0xff, sizeof seen_at);
+    for (int i = 0; i < o->count; i++) {
+        int row = o->tiles[i].row + dr, col = o->tiles[i].col + dc;
+        if (!el_cell_at(state, row, col) || o->tiles[i].type < 0 ||
+            o->tiles[i].type >= EL_TILE_TYPES) {
+            snprintf(reason, size, "the table shows a tile at %d,%d, beyond what the game can hold",
+                     row, col);
+            return;
+        }
+        seen_at[row + EL_ORIGIN][col + EL_ORIGIN] = i;
+    }
+    for (int i = 0; i < o->unknown_count; i++) {
+        int row = o->unknown[i].row + dr, col = o->unknown[i].col + dc;
+        if (el_cell_at(state, row, col))
+            unknown_at[row + EL_ORIGIN][col + EL_ORIGIN] = true;
+    }
+    for (int row = state->min_row; row <= state->max_row; row++)
+        for (int col = state->min_col; col <= state->max_col; col++) {
+            const el_cell *cell = el_cell_at(state, row, col);
+            int index = seen_at[row + EL_ORIGIN][col + EL_ORIGIN];
+            if (!cell->has_tile || unknown_at[row + EL_ORIGIN][col + EL_ORIGIN])
+                continue;
+            if (index < 0) {
+                snprintf(reason, size, "the %s at %d,%d is gone from the table",
+                         el_tile_name((el_tile_type)cell->type), row, col);
+                return;
+            }
+            if (o->tiles[index].type != cell->type) {
+                snprintf(reason, size, "the tile at %d,%d was a %s, the table shows a %s", row, col,
+                         el_tile_name((el_tile_type)cell->type),
+                         el_tile_name((el_tile_type)o->tiles[index].type));
+                return;
+            }
+        }
+    /* New tiles, placed where and as the rules allow, in whatever order makes them fit. */
+    el_state placed = *state;
+    bool done[EL_MAX_TILES] = {false};
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (int i = 0; i < o->count; i++) {
+            int row = o->tiles[i].row + dr, col = o->tiles[i].col + dc;
+            if (done[i] || el_cell_at(&placed, row, col)->has_tile)
+                continue;
+            for (int seat = 0; seat < placed.config.seats && !done[i]; seat++) {
+                el_state turn = fresh_turn(&placed, seat);
+                el_move move = least_placement(&turn, o->tiles[i].type, row, col);
+                if (el_apply(&turn, &move, NULL) == EL_OK) {
+                    turn.active = placed.active;
+                    placed = turn;
+                    done[i] = progress = true;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < o->count; i++) {
+        int row = o->tiles[i].row + dr, col = o->tiles[i].col + dc;
+        if (done[i] || el_cell_at(state, row, col)->has_tile)
+            continue;
+        el_state turn = fresh_turn(&placed, placed.active);
+        el_move move = least_placement(&turn, o->tiles[i].type, row, col);
+        el_error error;
+        char action[64];
+        el_format_move(&move, action, sizeof action);
+        if (el_check(&turn, &move, &error) != EL_OK)
+            snprintf(reason, size, "%.40s: %.110s", action, error.message);
+        else
+            snprintf(reason, size, "%.40s: no seat may place it after the others", action);
+        return;
+    }
+    for (int row = state->min_row; row <= state->max_row; row++)
+        for (int col = state->min_col; col <= state->max_col; col++) {
+            const el_cell *cell = el_cell_at(state, row, col);
+            int index = seen_at[row + EL_ORIGIN][col + EL_ORIGIN];
+            if (!cell->has_tile || index < 0)
+                continue;
+            const el_seen_tile *seen = &o->tiles[index];
+            int top = cell->height ? cell->stack[cell->height - 1] : EL_EMPTY;
+            if ((seen->top != EL_UNSEEN && seen->top != top) ||
+                (seen->height != EL_UNSEEN && seen->height != cell->height) ||
+                (seen->token != EL_UNSEEN && seen->token != cell->token)) {
+                snprintf(reason, size,
+                         "no legal move explains %d,%d: the table shows top %s, %d high, "
+                         "token %s; the game had top %s, %d high, token %s",
+                         row, col, seat_word(state, seen->top), seen->height,
+                         seen->token > 0 ? el_token_name((el_token)seen->token) : "none",
+                         seat_word(state, top), cell->height,
+                         cell->token ? el_token_name((el_token)cell->token) : "none");
+                return;
+            }
+        }
+    snprintf(reason, size, "no legal sequence of actions leads to this table");
+}
+
+el_status el_start_seen(const el_state *state, const el_observation *observation,
+                        el_start_tile tiles[2 * EL_MAX_SEATS], int *count, el_error *error)
+{
+    int needed = EL_START_TILES_PER_SEAT * state->config.seats;
+    *count = 0;
+    if (observation->unknown_count > 0)
+        return el_fail(error, EL_ILLEGAL, "part of the start layout is hidden (%d cells)",
+                       observation->unknown_count);
+    for (int i = 0; i < observation->count; i++) {
+        const el_seen_tile *seen = &observation->tiles[i];
+        if (seen->type < 0 || seen->type >= EL_TILE_TYPES)
+            return el_fail(error, EL_ILLEGAL, "the start tile at %d,%d is not read", seen->row,
+                           seen->col);
+        if ((seen->top != EL_EMPTY && seen->top != EL_UNSEEN) || seen->height > 0)
+            return el_fail(error, EL_ILLEGAL, "adventurers on the start layout at %d,%d",
+                           seen->row, seen->col);
+        if (seen->token > EL_NO_TOKEN)
+            return el_fail(error, EL_ILLEGAL, "a %s token on the start layout at %d,%d",
+                           el_token_name((el_token)seen->token), seen->row, seen->col);
+        if (*count < needed)
+            tiles[*count] = (el_start_tile){seen->row, seen->col, (uint8_t)seen->type};
+        ++*count;
+    }
+    if (*count != needed)
+        return el_fail(error, EL_ILLEGAL, "the start layout has %d tiles with %d players, the "
+                       "table shows %d", needed, state->config.seats, *count);
+    return EL_OK;
+}
+
 void el_reconcile(const el_state *state, const el_observation *observation,
                   el_reconcile_result *result)
 {
@@ -387,10 +589,12 @@ void el_reconcile(const el_state *state, const el_observation *observation,
             explore(&s, state);
     }
 
-    if (unchanged)
+    if (unchanged) {
         result->answer = EL_UNCHANGED;
-    else if (result->count == 0)
+    } else if (result->count == 0) {
         result->answer = EL_UNEXPLAINED;
+        why_unexplained(state, observation, result->reason, sizeof result->reason);
+    }
     else if (result->count > 1 && !ranks_before(&result->explanations[0], &result->explanations[1]))
         result->answer = EL_AMBIGUOUS;
     else

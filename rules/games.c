@@ -92,6 +92,16 @@ static const rules_flag flags[] = {
     {RULES_FLAG_COLOSSAL, "colossal", "colossal"},
 };
 
+const char *rules_answer_name(rules_answer answer)
+{
+    static const char *const words[] = {
+#define RULES_ANSWER_WORD(name, word) word,
+        RULES_ANSWER_TABLE(RULES_ANSWER_WORD)
+#undef RULES_ANSWER_WORD
+    };
+    return (unsigned)answer < sizeof words / sizeof words[0] ? words[answer] : "?";
+}
+
 const rules_flag *rules_flags(size_t *count)
 {
     *count = sizeof flags / sizeof flags[0];

@@ -82,6 +82,47 @@ typedef struct rules_played {
                           * is one line of up to 1023 characters) */
 } rules_played;
 
+/* ---- what a camera sees, reconciled with the game (the tracker's question) ---- */
+
+/* X(name, word): the answers to "which legal actions lead from the game to this table?". */
+#define RULES_ANSWER_TABLE(X)           \
+    X(RULES_UNCHANGED, "unchanged")     \
+    X(RULES_EXPLAINED, "explained")     \
+    X(RULES_AMBIGUOUS, "ambiguous")     \
+    X(RULES_UNEXPLAINED, "unexplained")
+
+typedef enum {
+#define RULES_ANSWER_ENUM(name, word) name,
+    RULES_ANSWER_TABLE(RULES_ANSWER_ENUM)
+#undef RULES_ANSWER_ENUM
+} rules_answer;
+
+/* "unchanged", "explained", ...; "?" out of range. Static storage. */
+const char *rules_answer_name(rules_answer answer);
+
+#define RULES_CANDIDATES 4            /* explanations kept, best first */
+#define RULES_EXPLANATION_TEXT 2048   /* bytes of one explanation's lines */
+#define RULES_REASON_MAX 192
+
+/* One way the table came about: actions in the game's notation, one a line ('\n' between
+ * them, none after the last), each with the acting seat's colour as prefix ("black: end"), so
+ * that play_line takes each line as it is; the setup (a start layout) has no prefix. */
+typedef struct rules_explanation {
+    int actions;
+    int turns_ended; /* of them, the actions that close a turn */
+    char lines[RULES_EXPLANATION_TEXT];
+} rules_explanation;
+
+typedef struct rules_reconciled {
+    rules_answer answer;
+    int count;        /* candidates found: distinct resulting games, best first */
+    rules_explanation candidates[RULES_CANDIDATES];
+    bool search_cut;  /* the search hit its limit: the answer may be incomplete */
+    /* UNEXPLAINED: why, one line ("desert@5,5: not adjacent to any tile"); UNCHANGED while a
+     * game waits for its setup: what it waits for; "" otherwise. */
+    char reason[RULES_REASON_MAX];
+} rules_reconciled;
+
 /*
  * An engine, seen without its game's types. The state is a value of state_size bytes that
  * the caller owns (copy it to snapshot); every function leaves it unchanged on failure and
@@ -113,6 +154,25 @@ typedef struct rules_engine {
     int (*seat_counter)(const void *state, int seat, int counter);
     /* For `tablescribe play --help`: the game's options and notation, lines ending in \n. */
     const char *help;
+
+    /* What a camera sees of the game: observation_size bytes of the game's own observation
+     * (Expedition Luxor: el_observation). 0 and NULLs: not available yet for this game. */
+    size_t observation_size;
+    /* What a camera above the table would see of the state, every field seen. */
+    void (*observe)(const void *state, void *observation);
+    /* Which legal actions of this and the following turns (the setup too) lead from the state
+     * to a table that looks like the observation? Unseen fields match anything. Allocates
+     * nothing, leaves the state unchanged; *result is always filled. */
+    void (*reconcile)(const void *state, const void *observation, rules_reconciled *result);
+    /* When the rules leave the active seat one action only (a pass without tiles, the end of a
+     * turn that can do nothing more), writes it as a line for play_line (with the seat's
+     * prefix) into line (size bytes) and returns true; false when there is a choice or the game
+     * is not being played. */
+    bool (*forced)(const void *state, char *line, size_t size);
+    /* The action that closes the active seat's turn now, as a line for play_line, when the
+     * players say the turn is over ("black: end", or "black: pass" for a seat without tiles);
+     * false when the turn cannot end yet (nothing placed) or the game is not being played. */
+    bool (*close_turn)(const void *state, char *line, size_t size);
 } rules_engine;
 
 typedef struct rules_game {

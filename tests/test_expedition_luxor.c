@@ -741,6 +741,115 @@ static void test_el_reconcile_follows_into_the_next_turn(void **state_)
     assert_int_equal(r.explanations[0].count, 3);
 }
 
+static void test_el_reconcile_says_why_a_table_does_not_fit(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false);
+    play(&s, start_2p);
+    el_observation o;
+    el_reconcile_result r;
+
+    el_observe(&s, &o);
+    o.tiles[o.count++] = (el_seen_tile){.row = 4, .col = 4, .type = EL_DESERT, .top = EL_EMPTY,
+                                        .height = 0, .token = EL_NO_TOKEN};
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_UNEXPLAINED);
+    assert_non_null(strstr(r.reason, "desert@4,4: "));
+    assert_non_null(strstr(r.reason, "adjacent"));
+
+    /* a known tile read as another type: named with both types */
+    el_observe(&s, &o);
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].row == 0 && o.tiles[i].col == 1)
+            o.tiles[i].type = EL_LAKE;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_UNEXPLAINED);
+    assert_string_equal(r.reason, "the tile at 0,1 was a mountain, the table shows a lake");
+
+    /* adventurers no move brought */
+    el_observe(&s, &o);
+    o.tiles[0].top = BLACK;
+    o.tiles[0].height = 1;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_UNEXPLAINED);
+    assert_non_null(strstr(r.reason, "no legal move explains 0,0"));
+
+    /* explained tables carry no reason */
+    el_observe(&s, &o);
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_UNCHANGED);
+    assert_string_equal(r.reason, "");
+}
+
+static void test_el_start_seen_takes_the_layout_a_table_shows(void **state_)
+{
+    (void)state_;
+    el_state s = new_game(2, false), started = s;
+    play(&started, start_2p);
+    el_observation o;
+    el_observe(&started, &o);
+    el_start_tile tiles[2 * EL_MAX_SEATS];
+    int count;
+    el_error error;
+    assert_int_equal(el_start_seen(&s, &o, tiles, &count, &error), EL_OK);
+    assert_int_equal(el_start(&s, tiles, count, &error), EL_OK);
+    assert_memory_equal(s.cells, started.cells, sizeof s.cells);
+
+    el_state fresh = new_game(2, false);
+    o.count--;
+    assert_int_equal(el_start_seen(&fresh, &o, tiles, &count, &error), EL_ILLEGAL);
+    assert_int_equal(count, 3);
+    assert_non_null(strstr(error.message, "the table shows 3"));
+    o.count++;
+    o.tiles[1].top = ORANGE;
+    o.tiles[1].height = 1;
+    assert_int_equal(el_start_seen(&fresh, &o, tiles, &count, &error), EL_ILLEGAL);
+    assert_non_null(strstr(error.message, "adventurers on the start layout"));
+}
+
+/* The game table's entries: the setup explained by a start line, explanations as lines with
+ * the acting seat, forced passes and ends. */
+static void test_el_engine_reconciles_in_lines_and_knows_forced_actions(void **state_)
+{
+    (void)state_;
+    const rules_engine *engine = rules_game_find(EL_GAME_ID)->engine;
+    assert_int_equal(engine->observation_size, sizeof(el_observation));
+    el_state s = new_game(2, false), after = new_game(2, false);
+    char line[64];
+    play(&after, start_2p);
+    el_observation o;
+    engine->observe(&after, &o);
+    rules_reconciled *r = malloc(sizeof *r);
+    engine->reconcile(&s, &o, r);
+    assert_int_equal(r->answer, RULES_EXPLAINED);
+    assert_string_equal(r->candidates[0].lines, start_2p[0]);
+
+    play(&s, start_2p);
+    assert_false(engine->close_turn(&s, line, sizeof line)); /* orange has placed nothing */
+    play(&after, (const char *const[]){"desert-camp@0,2 x1", "end", "black: desert-camp@1,2 x2",
+                                       NULL});
+    engine->observe(&after, &o);
+    engine->reconcile(&s, &o, r);
+    assert_int_equal(r->answer, RULES_EXPLAINED);
+    assert_string_equal(r->candidates[0].lines,
+                        "orange: desert-camp@0,2 x1\norange: end\nblack: desert-camp@1,2 x2");
+    assert_int_equal(r->candidates[0].actions, 3);
+    assert_int_equal(r->candidates[0].turns_ended, 1);
+    assert_string_equal(rules_answer_name(r->answer), "explained");
+    free(r);
+
+    assert_false(engine->forced(&after, line, sizeof line)); /* black may place more */
+    assert_true(engine->close_turn(&after, line, sizeof line));
+    assert_string_equal(line, "black: end");
+    play(&after, (const char *const[]){"desert@2,2", "desert@2,1", NULL});
+    assert_true(engine->forced(&after, line, sizeof line)); /* three tiles: the turn is over */
+    assert_string_equal(line, "black: end");
+    after.placed[ORANGE] = EL_TILES_PER_SEAT - EL_START_TILES_PER_SEAT;
+    play(&after, (const char *const[]){"end", NULL});
+    assert_true(engine->forced(&after, line, sizeof line));
+    assert_string_equal(line, "orange: pass");
+}
+
 /* ---- the notation ---- */
 
 static void test_el_notation_errors_name_the_action_and_the_problem(void **state_)
@@ -864,6 +973,9 @@ int main(void)
         cmocka_unit_test(test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell),
         cmocka_unit_test(test_el_reconcile_says_none_for_what_no_rule_allows),
         cmocka_unit_test(test_el_reconcile_follows_into_the_next_turn),
+        cmocka_unit_test(test_el_reconcile_says_why_a_table_does_not_fit),
+        cmocka_unit_test(test_el_start_seen_takes_the_layout_a_table_shows),
+        cmocka_unit_test(test_el_engine_reconciles_in_lines_and_knows_forced_actions),
         cmocka_unit_test(test_el_notation_errors_name_the_action_and_the_problem),
         cmocka_unit_test(test_el_format_and_parse_round_trip),
         cmocka_unit_test(test_el_notation_fuzz),

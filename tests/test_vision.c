@@ -189,6 +189,44 @@ static void test_vision_truth_of_state_is_the_engines_observation(void **state)
     free(script);
     free(game);
     free(truth);
+}
+
+/* vision's reading as the rules take it: tops as seats, unsure fields unseen, an unread type
+ * an unknown cell, a colour of no seat refused. */
+static void test_vision_el_to_rules_reads_seats_and_drops_unsure_fields(void **state)
+{
+    (void)state;
+    vision_el_observation *seen = calloc(1, sizeof *seen);
+    int black = vision_el_colour_index(seen, "black");
+    seen->tiles[0] = (vision_el_tile){.row = 0, .col = 0, .type = EL_DESERT_CAMP, .top = black,
+                                      .height = 2, .token = EL_NO_TOKEN,
+                                      .confidence = {1, 0.9f, 0.3f, 1}};
+    seen->tiles[1] = (vision_el_tile){.row = 0, .col = 1, .type = VISION_UNKNOWN,
+                                      .top = VISION_NONE, .height = 0, .token = EL_NO_TOKEN,
+                                      .confidence = {1, 1, 1, 1}};
+    seen->tiles[2] = (vision_el_tile){.row = 1, .col = 0, .type = EL_LAKE, .top = VISION_NONE,
+                                      .height = 0, .token = EL_BOAT, .confidence = {1, 1, 1, 0.8f}};
+    seen->tile_count = 3;
+    const char colours[2][EL_COLOUR_MAX] = {"orange", "black"};
+    el_observation out;
+    float confidence = 0;
+    char error[160] = "";
+    assert_int_equal(vision_el_to_rules(seen, colours, 2, 0.5f, &out, &confidence, error,
+                                        sizeof error), VISION_OK);
+    assert_int_equal(out.count, 2);
+    assert_int_equal(out.tiles[0].top, 1); /* black is seat 1 */
+    assert_int_equal(out.tiles[0].height, EL_UNSEEN);
+    assert_int_equal(out.tiles[1].top, EL_EMPTY);
+    assert_int_equal(out.tiles[1].token, EL_BOAT);
+    assert_int_equal(out.unknown_count, 1);
+    assert_int_equal(out.unknown[0].col, 1);
+    assert_true(confidence > 0.79f && confidence < 0.81f);
+
+    seen->tiles[0].top = vision_el_colour_index(seen, "red");
+    assert_int_equal(vision_el_to_rules(seen, colours, 2, 0.5f, &out, NULL, error, sizeof error),
+                     VISION_BAD_INPUT);
+    assert_string_equal(error, "tiles[0] at 0,0: top 'red' is no seat's colour");
+    assert_int_equal(out.count, 0);
     free(seen);
 }
 
@@ -200,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_vision_image_new_refuses_bad_sizes),
         cmocka_unit_test(test_calibration_sheet_has_four_markers_in_white_margins),
         cmocka_unit_test(test_vision_truth_of_state_is_the_engines_observation),
+        cmocka_unit_test(test_vision_el_to_rules_reads_seats_and_drops_unsure_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

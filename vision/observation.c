@@ -54,3 +54,78 @@ int vision_el_truth_of_state(const el_state *state, vision_el_observation *truth
         }
     return adventurers;
 }
+
+/* One field as the rules take it: its value, or EL_UNSEEN when unread or too unsure. */
+static int8_t kept(int value, float confidence, float min_confidence, float *lowest)
+{
+    if (value == VISION_UNKNOWN || confidence < min_confidence)
+        return EL_UNSEEN;
+    if (confidence < *lowest)
+        *lowest = confidence;
+    return (int8_t)value;
+}
+
+vision_status vision_el_to_rules(const vision_el_observation *seen,
+                                 const char (*colours)[EL_COLOUR_MAX], int seats,
+                                 float min_confidence, el_observation *out, float *confidence,
+                                 char *error, size_t size)
+{
+    memset(out, 0, sizeof *out);
+    float lowest = 1.0f;
+    for (int i = 0; i < seen->tile_count; i++) {
+        const vision_el_tile *tile = &seen->tiles[i];
+        if (tile->row < 0 || tile->col < 0 || tile->row >= EL_GRID || tile->col >= EL_GRID ||
+            out->count + out->unknown_count >= EL_MAX_TILES) {
+            memset(out, 0, sizeof *out);
+            return vision_fail(error, size, VISION_BAD_INPUT,
+                               "tiles[%d] at %d,%d: beyond the %dx%d cells the game holds", i,
+                               tile->row, tile->col, EL_GRID, EL_GRID);
+        }
+        if (tile->type < 0 || tile->type >= EL_TILE_TYPES ||
+            tile->confidence[VISION_EL_TYPE] < min_confidence) {
+            out->unknown[out->unknown_count].row = (int8_t)tile->row;
+            out->unknown[out->unknown_count].col = (int8_t)tile->col;
+            out->unknown_count++;
+            continue;
+        }
+        int top = tile->top;
+        if (top >= 0) {
+            int seat = -1;
+            for (int s = 0; s < seats && seat < 0; s++)
+                if (top < seen->colour_count && strcmp(seen->colours[top], colours[s]) == 0)
+                    seat = s;
+            if (seat < 0) {
+                memset(out, 0, sizeof *out);
+                return vision_fail(error, size, VISION_BAD_INPUT,
+                                   "tiles[%d] at %d,%d: top '%s' is no seat's colour", i,
+                                   tile->row, tile->col,
+                                   top < seen->colour_count ? seen->colours[top] : "?");
+            }
+            top = seat;
+        } else if (top == VISION_NONE) {
+            top = EL_EMPTY;
+        }
+        el_seen_tile *rules_tile = &out->tiles[out->count++];
+        rules_tile->row = (int8_t)tile->row;
+        rules_tile->col = (int8_t)tile->col;
+        rules_tile->type = kept(tile->type, tile->confidence[VISION_EL_TYPE], min_confidence,
+                                &lowest);
+        rules_tile->top = top == EL_EMPTY ? (tile->confidence[VISION_EL_TOP] < min_confidence
+                                                 ? EL_UNSEEN : EL_EMPTY)
+                                          : kept(top, tile->confidence[VISION_EL_TOP],
+                                                 min_confidence, &lowest);
+        rules_tile->height = kept(tile->height, tile->confidence[VISION_EL_HEIGHT],
+                                  min_confidence, &lowest);
+        rules_tile->token = kept(tile->token, tile->confidence[VISION_EL_TOKEN], min_confidence,
+                                 &lowest);
+    }
+    for (int i = 0; i < seen->unknown_count && out->count + out->unknown_count < EL_MAX_TILES;
+         i++) {
+        out->unknown[out->unknown_count].row = (int8_t)seen->unknown[i].row;
+        out->unknown[out->unknown_count].col = (int8_t)seen->unknown[i].col;
+        out->unknown_count++;
+    }
+    if (confidence)
+        *confidence = lowest;
+    return VISION_OK;
+}

@@ -243,6 +243,20 @@ int vision_el_colour_index(vision_el_observation *observation, const char *name)
  */
 int vision_el_truth_of_state(const el_state *state, vision_el_observation *truth);
 
+/*
+ * What the rules read of an observation (el_observation, for el_reconcile and the tracker): the
+ * one place where vision's reading becomes the game's. Tops become seats by colour name (seats
+ * colours of the game, in play order); a field VISION_UNKNOWN or below min_confidence becomes
+ * EL_UNSEEN; a tile whose type is unread or below min_confidence becomes an unknown cell.
+ * *confidence (may be NULL) receives the lowest confidence among the fields kept (1 when none).
+ * VISION_BAD_INPUT, *out zeroed and error (size bytes) naming the tile, for a top whose colour
+ * is no seat's or a position outside what the rules hold.
+ */
+vision_status vision_el_to_rules(const vision_el_observation *seen,
+                                 const char (*colours)[EL_COLOUR_MAX], int seats,
+                                 float min_confidence, el_observation *out, float *confidence,
+                                 char *error, size_t size);
+
 /* ---- the scene renderer (DESIGN.md §4) ---- */
 
 /*

@@ -1,0 +1,145 @@
+/* A game's actions in the archive: created, each action archived before it counts, resumed. */
+#include "game_log.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+db_status game_log_create(db *archive, const rules_game *game, const void *state, unsigned flags,
+                          const char *board_id, int adventure,
+                          const char (*names)[GAME_LOG_NAME_MAX], int name_count,
+                          int64_t *game_id)
+{
+    const rules_engine *engine = game->engine;
+    db_new_game created = {.game = game->id, .title = game->title};
+    json_t *json_options = json_pack("{s:i}", "players", engine->seat_count(state));
+    size_t flag_count;
+    const rules_flag *all = rules_flags(&flag_count);
+    for (size_t i = 0; i < flag_count; i++)
+        if (game->flags & all[i].flag)
+            json_object_set_new(json_options, all[i].key,
+                                json_boolean((flags & all[i].flag) != 0));
+    if (board_id && board_id[0])
+        json_object_set_new(json_options, "board", json_string(board_id));
+    if (adventure)
+        json_object_set_new(json_options, "adventure", json_integer(adventure));
+    char *options_text = json_dumps(json_options, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(json_options);
+    created.options_json = options_text;
+    created.seat_count = engine->seat_count(state);
+    for (int i = 0; i < created.seat_count; i++) {
+        snprintf(created.seats[i].colour, DB_COLOUR_MAX, "%s", engine->colour(state, i));
+        if (i < name_count)
+            snprintf(created.seats[i].name, DB_NAME_MAX, "%s", names[i]);
+    }
+    db_status status = db_game_create(archive, &created, game_id);
+    free(options_text);
+    return status;
+}
+
+game_log_result game_log_play(db *archive, int64_t game_id, const rules_engine *engine,
+                              void *state, void *scratch, const char *line,
+                              const db_event *evidence, rules_played *played, int64_t *seq,
+                              char *error, size_t size, db_status *archive_status)
+{
+    if (seq)
+        *seq = 0;
+    memcpy(scratch, state, engine->state_size);
+    if (engine->play_line(scratch, line, played, error, size) != RULES_OK)
+        return GAME_LOG_REFUSED;
+    if (!played->acted)
+        return GAME_LOG_OK;
+    int32_t scores[RULES_MAX_SEATS];
+    engine->scores(scratch, scores);
+    if (archive) {
+        db_event event = db_event_make(DB_EVENT_MOVE, played->seat, played->notation);
+        if (evidence) {
+            event.frame_time = evidence->frame_time;
+            event.confidence = evidence->confidence;
+            event.thumbnail_jpeg = evidence->thumbnail_jpeg;
+            event.thumbnail_size = evidence->thumbnail_size;
+        }
+        db_status status = db_event_append(archive, game_id, &event, scores, seq);
+        if (status != DB_OK) {
+            if (archive_status)
+                *archive_status = status;
+            return GAME_LOG_ARCHIVE;
+        }
+    }
+    memcpy(state, scratch, engine->state_size);
+    return GAME_LOG_OK;
+}
+
+db_status game_log_finish(db *archive, int64_t game_id, const rules_engine *engine,
+                          const void *state)
+{
+    int32_t scores[RULES_MAX_SEATS], ranks[RULES_MAX_SEATS];
+    engine->scores(state, scores);
+    engine->ranks(state, ranks);
+    return db_game_finish(archive, game_id, scores, ranks);
+}
+
+void game_log_options(const db_game *game, rules_options *options, char *board_id, size_t size)
+{
+    memset(options, 0, sizeof *options);
+    options->seats = game->seat_count;
+    options->colour_count = game->seat_count;
+    for (int i = 0; i < game->seat_count && i < RULES_MAX_SEATS; i++)
+        snprintf(options->colours[i], RULES_COLOUR_MAX, "%.15s", game->seats[i].seat.colour);
+    json_t *stored = json_loads(game->options_json, 0, NULL);
+    size_t flag_count;
+    const rules_flag *flags = rules_flags(&flag_count);
+    for (size_t i = 0; i < flag_count; i++)
+        if (json_is_true(json_object_get(stored, flags[i].key)))
+            options->flags |= flags[i].flag;
+    if (size)
+        board_id[0] = '\0';
+    if (json_is_string(json_object_get(stored, "board")))
+        snprintf(board_id, size, "%.31s", json_string_value(json_object_get(stored, "board")));
+    if (json_is_integer(json_object_get(stored, "adventure")))
+        options->adventure = (int)json_integer_value(json_object_get(stored, "adventure"));
+    json_decref(stored);
+}
+
+typedef struct replay {
+    const rules_engine *engine;
+    void *state;
+    size_t moves;
+    bool refused;
+    char *error;
+    size_t size;
+} replay;
+
+static int replay_event(void *context, const db_event *event, const int32_t *scores)
+{
+    (void)scores;
+    replay *r = context;
+    if (event->kind != DB_EVENT_MOVE)
+        return 0;
+    rules_played played;
+    char reason[256];
+    if (r->engine->play_line(r->state, event->notation, &played, reason, sizeof reason) !=
+        RULES_OK) {
+        snprintf(r->error, r->size, "move %zu: %s", r->moves + 1, reason);
+        r->refused = true;
+        return 1;
+    }
+    r->moves++;
+    return 0;
+}
+
+game_log_result game_log_replay(db *archive, int64_t game_id, const rules_engine *engine,
+                                void *state, size_t *moves, char *error, size_t size,
+                                db_status *archive_status)
+{
+    replay r = {engine, state, 0, false, error, size};
+    db_status status = db_events_foreach(archive, game_id, replay_event, &r);
+    *moves = r.moves;
+    if (status != DB_OK) {
+        if (archive_status)
+            *archive_status = status;
+        return GAME_LOG_ARCHIVE;
+    }
+    return r.refused ? GAME_LOG_REFUSED : GAME_LOG_OK;
+}

@@ -1,0 +1,470 @@
+/*
+ * The tracker: settled tables in, committed actions, flags and the game's end out. What is
+ * committed is only what every explanation the rules found agrees on, so that a guess about a
+ * turn's end (which no camera sees) is never archived as a move.
+ */
+#include "tracker.h"
+
+#include "game_log.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LINES 64 /* lines of one explanation: RULES_EXPLANATION_TEXT holds fewer */
+
+struct tracker {
+    tracker_config config;
+    const rules_game *game;
+    const rules_engine *engine;
+    db *archive; /* borrowed; NULL: nothing stored */
+    int64_t game_id;
+    void *state;   /* the committed game */
+    void *scratch; /* game_log_play's copy */
+    rules_reconciled *reconciled;
+    size_t actions;
+    bool pending;         /* an explained table waits for actions to be committed */
+    bool over;
+    bool closed_by_rules; /* the last action committed was forced: the turn is closed already */
+    bool end_owed;        /* a signalled turn end waits for the table to settle */
+    char last_flag[TRACKER_TEXT_MAX]; /* not raised again while it stays the same */
+    char error[320];
+};
+
+const char *tracker_status_message(tracker_status status)
+{
+    static const char *const messages[] = {
+#define TRACKER_STATUS_MESSAGE(name, message) message,
+        TRACKER_STATUS_TABLE(TRACKER_STATUS_MESSAGE)
+#undef TRACKER_STATUS_MESSAGE
+    };
+    return (unsigned)status < sizeof messages / sizeof messages[0] ? messages[status] : "?";
+}
+
+static tracker_status fail(tracker *t, tracker_status status, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static tracker_status fail(tracker *t, tracker_status status, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(t->error, sizeof t->error, format, args);
+    va_end(args);
+    return status;
+}
+
+static tracker_status archive_failed(tracker *t, const char *doing)
+{
+    return fail(t, TRACKER_ARCHIVE, "%s: %s", doing, db_error(t->archive));
+}
+
+void tracker_config_default(tracker_config *config)
+{
+    memset(config, 0, sizeof *config);
+    config->game = EL_GAME_ID;
+    config->options.seats = 2;
+}
+
+/* ---- events ---- */
+
+static void event_scores(const tracker *t, tracker_event *event)
+{
+    event->seat_count = t->engine->seat_count(t->state);
+    t->engine->scores(t->state, event->scores);
+}
+
+static void report(const tracker *t, const tracker_event *event)
+{
+    if (t->config.on_event)
+        t->config.on_event(t->config.context, event);
+}
+
+static tracker_status finish_game(tracker *t, double frame_time)
+{
+    t->over = true;
+    if (t->archive && game_log_finish(t->archive, t->game_id, t->engine, t->state) != DB_OK)
+        return archive_failed(t, "finishing the game");
+    tracker_event event = {.kind = TRACKER_GAME_OVER, .frame_time = frame_time, .seat = -1};
+    event_scores(t, &event);
+    t->engine->ranks(t->state, event.ranks);
+    report(t, &event);
+    return TRACKER_OK;
+}
+
+/* Plays, archives and reports one action of an explanation (or one the rules force). */
+static tracker_status commit(tracker *t, const char *line, const tracker_table *table,
+                             bool forced)
+{
+    db_event evidence = db_event_make(DB_EVENT_MOVE, -1, NULL);
+    evidence.frame_time = table->frame_time;
+    evidence.confidence = table->confidence;
+    rules_played played;
+    int64_t seq = 0;
+    char reason[256];
+    db_status status = DB_OK;
+    switch (game_log_play(t->archive, t->game_id, t->engine, t->state, t->scratch, line,
+                          &evidence, &played, &seq, reason, sizeof reason, &status)) {
+    case GAME_LOG_REFUSED: /* the rules refusing their own explanation: a bug, said so */
+        return fail(t, TRACKER_BAD_INPUT, "the rules refused their own explanation '%.80s': %.120s",
+                    line, reason);
+    case GAME_LOG_ARCHIVE:
+        return archive_failed(t, "archiving a move");
+    case GAME_LOG_OK:
+        break;
+    }
+    if (!played.acted)
+        return TRACKER_OK;
+    t->actions++;
+    t->closed_by_rules = forced;
+    t->last_flag[0] = '\0';
+    tracker_event event = {.kind = TRACKER_MOVE, .frame_time = table->frame_time,
+                           .seat = played.seat, .forced = forced, .seq = seq};
+    event.colour = played.seat >= 0 ? t->engine->colour(t->state, played.seat) : NULL;
+    snprintf(event.text, sizeof event.text, "%s", played.notation);
+    event_scores(t, &event);
+    report(t, &event);
+    return t->engine->is_over(t->state) ? finish_game(t, table->frame_time) : TRACKER_OK;
+}
+
+/* Commits what the rules leave no choice about: passes of seats without tiles, ends of turns
+ * that can do nothing more. */
+static tracker_status commit_forced(tracker *t, const tracker_table *table)
+{
+    char line[RULES_EXPLANATION_TEXT];
+    tracker_status status = TRACKER_OK;
+    while (status == TRACKER_OK && !t->over && t->engine->forced(t->state, line, sizeof line))
+        status = commit(t, line, table, true);
+    return status;
+}
+
+static const char *flag_word(tracker_flag_kind kind)
+{
+    return kind == TRACKER_FLAG_AMBIGUOUS ? "ambiguous"
+           : kind == TRACKER_FLAG_TURN_END ? "turn-end"
+                                            : "unexplained";
+}
+
+/* Archives and reports a flag, unless it is the one raised last. */
+static tracker_status raise_flag(tracker *t, tracker_flag_kind kind, const char *reason,
+                                 const tracker_table *table)
+{
+    if (strcmp(reason, t->last_flag) == 0)
+        return TRACKER_OK;
+    snprintf(t->last_flag, sizeof t->last_flag, "%s", reason);
+    tracker_event event = {.kind = TRACKER_FLAG, .flag = kind, .frame_time = table->frame_time,
+                           .seat = -1};
+    snprintf(event.text, sizeof event.text, "%s", reason);
+    event_scores(t, &event);
+    if (t->archive) {
+        json_t *detail = json_pack("{s:s, s:s}", "flag", flag_word(kind), "reason", reason);
+        char *detail_text = detail ? json_dumps(detail, JSON_COMPACT) : NULL;
+        json_decref(detail);
+        if (!detail_text)
+            return fail(t, TRACKER_NOMEM, "out of memory");
+        db_event stored = db_event_make(DB_EVENT_FLAG, -1, NULL);
+        stored.detail_json = detail_text;
+        stored.frame_time = table->frame_time;
+        stored.confidence = table->confidence;
+        db_status status = db_event_append(t->archive, t->game_id, &stored, event.scores,
+                                           &event.seq);
+        free(detail_text);
+        if (status != DB_OK)
+            return archive_failed(t, "archiving a flag");
+    }
+    report(t, &event);
+    return TRACKER_OK;
+}
+
+/* ---- a settled table ---- */
+
+/* Splits an explanation's lines in place; returns their number. */
+static int split_lines(char *text, char **lines)
+{
+    int count = 0;
+    for (char *line = text; *line && count < MAX_LINES;) {
+        lines[count++] = line;
+        char *newline = strchr(line, '\n');
+        if (!newline)
+            break;
+        *newline = '\0';
+        line = newline + 1;
+    }
+    return count;
+}
+
+/* "(1) orange: desert@1,2 | (2) orange: end; black: desert@1,2", cut to fit. */
+static void list_candidates(const rules_reconciled *r, const int *kept, int count, char *out,
+                            size_t size)
+{
+    size_t used = (size_t)snprintf(out, size, "ambiguous:");
+    for (int k = 0; k < count && used < size; k++) {
+        used += (size_t)snprintf(out + used, size - used, "%s (%d) ", k ? " |" : "", k + 1);
+        for (const char *c = r->candidates[kept[k]].lines; *c && used + 1 < size; c++) {
+            if (*c == '\n')
+                used += (size_t)snprintf(out + used, size - used, "; ");
+            else
+                out[used++] = *c;
+        }
+        if (used < size)
+            out[used] = '\0';
+    }
+}
+
+/* Commits the actions all kept candidates begin with; the rest stays pending. */
+static tracker_status commit_agreed(tracker *t, const tracker_table *table, const int *kept,
+                                    int count)
+{
+    rules_reconciled *r = t->reconciled;
+    char *own[RULES_CANDIDATES][MAX_LINES]; /* into r's text, which commit leaves alone */
+    int line_count[RULES_CANDIDATES];
+    for (int k = 0; k < count; k++)
+        line_count[k] = split_lines(r->candidates[kept[k]].lines, own[k]);
+    int agreed = 0;
+    for (bool same = true; same && agreed < line_count[0]; agreed += same) {
+        for (int k = 1; k < count && same; k++)
+            same = agreed < line_count[k] && strcmp(own[k][agreed], own[0][agreed]) == 0;
+    }
+    t->pending = agreed < line_count[0];
+    for (int i = 0; i < agreed; i++) {
+        tracker_status status = commit(t, own[0][i], table, false);
+        if (status != TRACKER_OK || t->over)
+            return status;
+    }
+    return TRACKER_OK;
+}
+
+/*
+ * Which explanations the tracker believes. The rules rank fewer turns ended first, then fewer
+ * actions. Fewer actions is the rules' judgement and stands (a caravan nobody saw is less
+ * likely than a camp's movers). Fewer turns ended is not: the camera never sees an `end`, so a
+ * seat placing a second plain tile looks exactly like the next seat placing its first. Those
+ * candidates, and ties, are kept beside the best, and only what they all agree on is committed,
+ * and only when the rules found every game that fits. With turn ends signalled, an explanation that ends a turn by itself is not believed at all.
+ */
+static tracker_status take_explanations(tracker *t, const tracker_table *table)
+{
+    rules_reconciled *r = t->reconciled;
+    int kept[RULES_CANDIDATES], count = 0;
+    for (int k = 0; k < r->count; k++)
+        if (!t->config.turn_ends_signalled || r->candidates[k].turns_ended == 0)
+            kept[count++] = k;
+    if (count == 0) {
+        t->pending = false;
+        char reason[TRACKER_TEXT_MAX];
+        snprintf(reason, sizeof reason, "unexplained: only another seat's turn explains the "
+                 "table, and no turn end was signalled: %.200s", r->candidates[0].lines);
+        for (char *c = reason; *c; c++)
+            if (*c == '\n')
+                *c = ';';
+        return raise_flag(t, TRACKER_FLAG_UNEXPLAINED, reason, table);
+    }
+    if (r->search_cut) {
+        t->pending = true;
+        return raise_flag(t, TRACKER_FLAG_AMBIGUOUS,
+                          "ambiguous: too much changed at once for the search to be sure", table);
+    }
+    const rules_explanation *best = &r->candidates[kept[0]];
+    int doubted = 1;
+    bool tie = false;
+    for (int k = 1; k < count; k++) {
+        const rules_explanation *other = &r->candidates[kept[k]];
+        bool same_rank = other->turns_ended == best->turns_ended && other->actions == best->actions;
+        tie |= same_rank;
+        if (same_rank || other->turns_ended > best->turns_ended)
+            kept[doubted++] = kept[k];
+    }
+    /* Copied before splitting: the flag lists the candidates whole. */
+    char listed[TRACKER_TEXT_MAX];
+    list_candidates(r, kept, doubted, listed, sizeof listed);
+    if (doubted > 1 && r->count == RULES_CANDIDATES) {
+        /* The rules kept the best few games only: others may disagree with all of them. */
+        t->pending = true;
+        return tie ? raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table) : TRACKER_OK;
+    }
+    tracker_status status = commit_agreed(t, table, kept, doubted);
+    if (status != TRACKER_OK || t->over)
+        return status;
+    if (t->pending && tie)
+        return raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table);
+    return TRACKER_OK;
+}
+
+/* The players said the turn is over: close it once the table is settled. */
+static tracker_status take_turn_end(tracker *t, const tracker_table *table)
+{
+    if (t->pending) {
+        t->end_owed = true;
+        return TRACKER_OK;
+    }
+    t->end_owed = false;
+    if (t->closed_by_rules || t->over)
+        return TRACKER_OK;
+    char line[RULES_EXPLANATION_TEXT];
+    if (!t->engine->close_turn(t->state, line, sizeof line)) {
+        char reason[TRACKER_TEXT_MAX];
+        snprintf(reason, sizeof reason, "turn end: %s cannot end the turn before acting",
+                 t->engine->colour(t->state, t->engine->active_seat(t->state)));
+        return raise_flag(t, TRACKER_FLAG_TURN_END, reason, table);
+    }
+    tracker_status status = commit(t, line, table, false);
+    return status == TRACKER_OK ? commit_forced(t, table) : status;
+}
+
+tracker_status tracker_observe(tracker *t, const tracker_table *table)
+{
+    if (!table || !table->observation)
+        return fail(t, TRACKER_BAD_INPUT, "a settled table needs its observation");
+    if (t->over)
+        return TRACKER_OK;
+    rules_reconciled *r = t->reconciled;
+    t->engine->reconcile(t->state, table->observation, r);
+    tracker_status status = TRACKER_OK;
+    switch (r->answer) {
+    case RULES_UNCHANGED:
+        t->pending = false;
+        t->last_flag[0] = '\0';
+        break;
+    case RULES_UNEXPLAINED: {
+        t->pending = false;
+        t->end_owed |= table->turn_ended;
+        char reason[TRACKER_TEXT_MAX];
+        snprintf(reason, sizeof reason, "unexplained: %s", r->reason);
+        return raise_flag(t, TRACKER_FLAG_UNEXPLAINED, reason, table);
+    }
+    case RULES_EXPLAINED:
+    case RULES_AMBIGUOUS:
+        status = take_explanations(t, table);
+        if (status == TRACKER_OK && !t->over)
+            status = commit_forced(t, table);
+        break;
+    }
+    if (status == TRACKER_OK && !t->over && (table->turn_ended || t->end_owed))
+        status = take_turn_end(t, table);
+    return status;
+}
+
+/* ---- life ---- */
+
+static tracker_status resume_game(tracker *t)
+{
+    if (!t->archive)
+        return fail(t, TRACKER_BAD_INPUT, "resuming game %lld needs its archive",
+                    (long long)t->config.resume);
+    db_game *stored = malloc(sizeof *stored);
+    if (!stored)
+        return fail(t, TRACKER_NOMEM, "out of memory");
+    tracker_status status = TRACKER_OK;
+    db_status db_result = db_game_get(t->archive, t->config.resume, stored);
+    rules_options options;
+    char board[64];
+    char reason[256];
+    size_t moves = 0;
+    if (db_result != DB_OK) {
+        status = fail(t, db_result == DB_NOT_FOUND ? TRACKER_BAD_INPUT : TRACKER_ARCHIVE,
+                      "game %lld: %s", (long long)t->config.resume, db_error(t->archive));
+    } else if (stored->status == DB_GAME_FINISHED) {
+        status = fail(t, TRACKER_BAD_INPUT, "game %lld is finished: nothing to resume",
+                      (long long)stored->id);
+    } else if (strcmp(stored->game, t->game->id) != 0) {
+        status = fail(t, TRACKER_BAD_INPUT, "game %lld is %s, not %s", (long long)stored->id,
+                      stored->game, t->game->id);
+    } else {
+        game_log_options(stored, &options, board, sizeof board);
+        if (board[0])
+            status = fail(t, TRACKER_NOT_AVAILABLE, "game %lld is played on board %s: tracking "
+                          "a board file's game is not available yet", (long long)stored->id, board);
+        else if (t->engine->init(t->state, &options, reason, sizeof reason) != RULES_OK)
+            status = fail(t, TRACKER_BAD_INPUT, "game %lld: its options: %s",
+                          (long long)stored->id, reason);
+    }
+    if (status == TRACKER_OK) {
+        switch (game_log_replay(t->archive, stored->id, t->engine, t->state, &moves, reason,
+                                sizeof reason, &db_result)) {
+        case GAME_LOG_ARCHIVE:
+            status = archive_failed(t, "reading the game's moves");
+            break;
+        case GAME_LOG_REFUSED:
+            status = fail(t, TRACKER_BAD_INPUT, "game %lld does not replay at %s",
+                          (long long)stored->id, reason);
+            break;
+        case GAME_LOG_OK:
+            t->game_id = stored->id;
+            t->actions = moves;
+            break;
+        }
+    }
+    free(stored);
+    return status;
+}
+
+tracker_status tracker_new(const tracker_config *config, db *archive, tracker **out)
+{
+    tracker *t = calloc(1, sizeof *t);
+    *out = t;
+    if (!t)
+        return TRACKER_NOMEM;
+    t->config = *config;
+    t->archive = archive;
+    if (!config->game || !(t->game = rules_game_find(config->game)))
+        return fail(t, TRACKER_BAD_INPUT, "unknown game '%s'", config->game ? config->game : "");
+    t->engine = t->game->engine;
+    if (!t->engine || !t->engine->reconcile || !t->engine->close_turn || !t->engine->forced)
+        return fail(t, TRACKER_NOT_AVAILABLE, "%s: tracking is not available yet", t->game->id);
+    if (!(t->state = calloc(1, t->engine->state_size)) ||
+        !(t->scratch = calloc(1, t->engine->state_size)) ||
+        !(t->reconciled = malloc(sizeof *t->reconciled)))
+        return fail(t, TRACKER_NOMEM, "out of memory");
+    if (config->resume) {
+        tracker_status status = resume_game(t);
+        if (status != TRACKER_OK)
+            return status;
+        /* What the rules forced after the last archived move may not have been stored yet. */
+        tracker_table now = {.frame_time = NAN, .confidence = NAN};
+        return commit_forced(t, &now);
+    }
+    char reason[256];
+    if (t->engine->init(t->state, &config->options, reason, sizeof reason) != RULES_OK)
+        return fail(t, TRACKER_BAD_INPUT, "%s: %s", t->game->id, reason);
+    if (archive && game_log_create(archive, t->game, t->state, config->options.flags, NULL, 0,
+                                   NULL, 0, &t->game_id) != DB_OK)
+        return archive_failed(t, "creating the game");
+    return TRACKER_OK;
+}
+
+void tracker_free(tracker *t)
+{
+    if (!t)
+        return;
+    free(t->state);
+    free(t->scratch);
+    free(t->reconciled);
+    free(t);
+}
+
+const char *tracker_error(const tracker *t)
+{
+    return t->error;
+}
+
+int64_t tracker_game_id(const tracker *t)
+{
+    return t->game_id;
+}
+
+const void *tracker_state(const tracker *t)
+{
+    return t->state;
+}
+
+size_t tracker_actions(const tracker *t)
+{
+    return t->actions;
+}
+
+bool tracker_pending(const tracker *t)
+{
+    return t->pending;
+}

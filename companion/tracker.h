@@ -1,0 +1,149 @@
+/*
+ * tracker: from settled tables to committed moves, flags, scores and the archive, for any game
+ * whose engine reconciles (rules_engine.reconcile; Expedition Luxor so far).
+ *
+ *   settled table (time, the game's observation, confidence, "the turn is over")
+ *        │
+ *        ▼
+ *   reconcile against the committed game ──▶ unchanged: nothing
+ *        │                                ──▶ unexplained: a flag with the reason, nothing
+ *        │                                    committed until a table is explained
+ *        ▼
+ *   the actions every candidate agrees on ──▶ committed: played, archived (game_log, the path
+ *        │                                    of `tablescribe play`), reported; then what the
+ *        │                                    rules force (a pass, an end); the game's end
+ *        └─▶ the rest waits for a later table (who placed a plain tile shows only when a
+ *            turn end is signalled or the next seat shows its colour); a tie at the top is
+ *            flagged with its candidates
+ *
+ * Turn ends: the camera cannot see one. The tracker infers them from the next seat's action
+ * (the explanations carry the `end`), and takes them from the players when a table says so
+ * (tracker_table.turn_ended: a key on the scoreboard). With turn_ends_signalled every end is
+ * signalled, so that no explanation that ends a turn by itself is believed.
+ *
+ * Not the tracker's: capture, registration (a moved camera is the caller's), the motion gate,
+ * recognition. The caller converts what vision reads into the game's observation first
+ * (vision_el_to_rules for Expedition Luxor).
+ */
+#ifndef TS_TRACKER_H
+#define TS_TRACKER_H
+
+#include "db.h"
+#include "rules.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TRACKER_STATUS_TABLE(X)                                   \
+    X(TRACKER_OK, "ok")                                           \
+    X(TRACKER_BAD_INPUT, "bad input")                             \
+    X(TRACKER_NOT_AVAILABLE, "not available for this game yet")   \
+    X(TRACKER_ARCHIVE, "the archive failed")                      \
+    X(TRACKER_NOMEM, "out of memory")
+
+typedef enum {
+#define TRACKER_STATUS_ENUM(name, message) name,
+    TRACKER_STATUS_TABLE(TRACKER_STATUS_ENUM)
+#undef TRACKER_STATUS_ENUM
+} tracker_status;
+
+/* The status's short message. Static storage. */
+const char *tracker_status_message(tracker_status status);
+
+typedef enum {
+    TRACKER_MOVE,      /* an action committed: played, archived */
+    TRACKER_FLAG,      /* the table does not fit (archived as a flag); nothing committed */
+    TRACKER_GAME_OVER, /* the game ended; scores and ranks final, the archive's game finished */
+} tracker_event_kind;
+
+typedef enum {
+    TRACKER_FLAG_NONE,
+    TRACKER_FLAG_UNEXPLAINED, /* an illegal move or a misread: reason says what does not fit */
+    TRACKER_FLAG_AMBIGUOUS,   /* several explanations tie: reason lists the candidates */
+    TRACKER_FLAG_TURN_END,    /* a turn end the players signalled cannot be taken (yet) */
+} tracker_flag_kind;
+
+#define TRACKER_TEXT_MAX 1024
+
+/* What the caller prints. Borrowed for the callback only. */
+typedef struct tracker_event {
+    tracker_event_kind kind;
+    tracker_flag_kind flag;        /* FLAG: which */
+    double frame_time;             /* the table's time, seconds into the source */
+    int seat;                      /* MOVE: the acting seat, -1 for the setup; else -1 */
+    const char *colour;            /* MOVE: the acting seat's colour, NULL for the setup */
+    char text[TRACKER_TEXT_MAX];   /* MOVE: the action in the notation; FLAG: the reason */
+    bool forced;                   /* MOVE: the rules left no other action */
+    int64_t seq;                   /* its number in the archive; 0 when there is none */
+    int seat_count;
+    int32_t scores[RULES_MAX_SEATS]; /* every seat's running score after it */
+    int32_t ranks[RULES_MAX_SEATS];  /* GAME_OVER: 1 = winner */
+} tracker_event;
+
+typedef struct tracker_config {
+    const char *game;          /* the game table's id; default EL_GAME_ID */
+    rules_options options;     /* a new game's seats, colours, flags; default 2 seats, the
+                                * game's colours, no flags */
+    int64_t resume;            /* 0 (default): a new game in the archive; else this archived
+                                * live game, continued from its last move */
+    bool turn_ends_signalled;  /* every turn end comes as tracker_table.turn_ended; default
+                                * false: inferred from the next seat's action */
+    void (*on_event)(void *context, const tracker_event *event); /* may be NULL */
+    void *context;             /* handed to on_event */
+} tracker_config;
+
+void tracker_config_default(tracker_config *config);
+
+/* One settled table. */
+typedef struct tracker_table {
+    double frame_time;       /* seconds into the source (evidence) */
+    const void *observation; /* the game's observation (rules_engine.observation_size bytes:
+                              * el_observation), borrowed for the call */
+    double confidence;       /* 0..1, the reading's (evidence); NAN: none */
+    bool turn_ended;         /* the players say the active seat's turn is over */
+} tracker_table;
+
+typedef struct tracker tracker;
+
+/*
+ * A tracker for a new game (created in the archive at once) or, with config->resume, for an
+ * archived live game, its state rebuilt by replaying the archived moves. archive may be NULL:
+ * nothing is stored. It is borrowed and must outlive the tracker.
+ * *out receives a handle even on failure (tracker_error says why; free it with tracker_free),
+ * NULL only when memory ran out. TRACKER_BAD_INPUT: an unknown game, options its rules refuse,
+ * a resumed game that is finished, another game's or does not replay; TRACKER_NOT_AVAILABLE:
+ * a game whose engine does not reconcile yet; TRACKER_ARCHIVE: the archive failed.
+ */
+tracker_status tracker_new(const tracker_config *config, db *archive, tracker **out);
+
+/* Frees the tracker (the archive stays open). Accepts NULL and trackers whose tracker_new
+ * failed. */
+void tracker_free(tracker *t);
+
+/* The last failure's detail, one line. Valid until the next call on this tracker. */
+const char *tracker_error(const tracker *t);
+
+/*
+ * Takes one settled table: reconciles, commits what is certain (each action archived before it
+ * is reported), flags what does not fit (once while it stays the same). Events go to
+ * config->on_event in order. A table after the game's end is ignored. TRACKER_ARCHIVE when the
+ * archive failed: what was archived before stays committed, the rest is not.
+ */
+tracker_status tracker_observe(tracker *t, const tracker_table *table);
+
+/* The archived game's id (0 without an archive). */
+int64_t tracker_game_id(const tracker *t);
+
+/* The committed game: the engine's state (rules_engine.state_size bytes), valid while the
+ * tracker lives, changed by tracker_observe. */
+const void *tracker_state(const tracker *t);
+
+/* Actions committed, those replayed on resume included. */
+size_t tracker_actions(const tracker *t);
+
+/* Whether an explained table still waits for actions to be committed (who acted, or the
+ * candidates of a tie). */
+bool tracker_pending(const tracker *t);
+
+#endif

@@ -1,0 +1,626 @@
+/*
+ * The tracker, driven by what a camera would see of games the engine plays itself (random
+ * games, el_observe), no images: whole games table by table and a few actions at a time,
+ * misreads, hands over the table, illegal changes, unchanged tables, turn ends inferred from the
+ * next seat, and a game resumed from its archive after a crash.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "test_support.h"
+#include "tracker.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ORANGE, BLACK, GREY, YELLOW };
+
+typedef struct fixture {
+    char *folder;
+    char *path;
+    db *archive;
+} fixture;
+
+static db *open_archive(const char *path)
+{
+    db_config config;
+    db_config_default(&config);
+    config.mode = DB_OPEN_CREATE;
+    db *archive = NULL;
+    assert_int_equal(db_open(path, &config, &archive), DB_OK);
+    return archive;
+}
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->folder = test_make_folder();
+    f->path = test_path(f->folder, "games.sqlite");
+    f->archive = open_archive(f->path);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    db_close(f->archive);
+    test_remove_tree(f->folder);
+    free(f->path);
+    free(f->folder);
+    free(f);
+    return 0;
+}
+
+/* ---- what the tracker reports ---- */
+
+typedef struct seen_events {
+    int moves, flags, forced, game_over;
+    tracker_flag_kind last_flag_kind;
+    char last_flag[TRACKER_TEXT_MAX];
+    int32_t final_scores[RULES_MAX_SEATS];
+} seen_events;
+
+static void collect(void *context, const tracker_event *event)
+{
+    seen_events *seen = context;
+    switch (event->kind) {
+    case TRACKER_MOVE:
+        seen->moves++;
+        seen->forced += event->forced;
+        break;
+    case TRACKER_FLAG:
+        seen->flags++;
+        seen->last_flag_kind = event->flag;
+        snprintf(seen->last_flag, sizeof seen->last_flag, "%s", event->text);
+        break;
+    case TRACKER_GAME_OVER:
+        seen->game_over++;
+        memcpy(seen->final_scores, event->scores, sizeof seen->final_scores);
+        break;
+    }
+}
+
+static tracker *new_tracker(db *archive, int seats, bool expansion, bool signalled,
+                            seen_events *seen)
+{
+    tracker_config config;
+    tracker_config_default(&config);
+    config.options.seats = seats;
+    config.options.flags = expansion ? RULES_FLAG_EXPANSION : 0;
+    config.turn_ends_signalled = signalled;
+    config.on_event = collect;
+    config.context = seen;
+    tracker *t = NULL;
+    tracker_status status = tracker_new(&config, archive, &t);
+    if (status != TRACKER_OK)
+        fail_msg("tracker_new: %s", tracker_error(t));
+    return t;
+}
+
+static void feed(tracker *t, const el_state *truth, double time, bool turn_ended)
+{
+    el_observation observation;
+    el_observe(truth, &observation);
+    tracker_table table = {.frame_time = time, .observation = &observation, .confidence = 0.9,
+                           .turn_ended = turn_ended};
+    tracker_status status = tracker_observe(t, &table);
+    if (status != TRACKER_OK)
+        fail_msg("tracker_observe: %s", tracker_error(t));
+}
+
+static void feed_observation(tracker *t, const el_observation *observation, double time)
+{
+    tracker_table table = {.frame_time = time, .observation = observation, .confidence = NAN};
+    assert_int_equal(tracker_observe(t, &table), TRACKER_OK);
+}
+
+/* The archive's moves as lines of the notation ("black: desert@1,2"; the start bare). */
+typedef struct archived {
+    test_lines moves;
+    int flags;
+    const el_state *colours;
+} archived;
+
+static int collect_archived(void *context, const db_event *event, const int32_t *scores)
+{
+    (void)scores;
+    archived *a = context;
+    if (event->kind == DB_EVENT_FLAG)
+        a->flags++;
+    if (event->kind != DB_EVENT_MOVE)
+        return 0;
+    char line[256];
+    if (event->seat >= 0)
+        snprintf(line, sizeof line, "%s: %s", a->colours->config.colours[event->seat],
+                 event->notation);
+    else
+        snprintf(line, sizeof line, "%s", event->notation);
+    test_lines_collect(&a->moves, line);
+    return 0;
+}
+
+static archived read_archive(db *archive, int64_t game_id, const el_state *colours)
+{
+    archived a = {.colours = colours};
+    assert_int_equal(db_events_foreach(archive, game_id, collect_archived, &a), DB_OK);
+    return a;
+}
+
+static el_state new_game(int seats, bool expansion)
+{
+    el_config config;
+    el_config_default(&config);
+    config.seats = seats;
+    config.expansion = expansion;
+    el_state state;
+    el_error error;
+    assert_int_equal(el_init(&state, &config, &error), EL_OK);
+    return state;
+}
+
+static void play(el_state *state, const char *line)
+{
+    el_error error = {""};
+    if (el_play_line(state, line, NULL, &error) != EL_OK)
+        fail_msg("'%s' refused: %s", line, error.message);
+}
+
+static bool ends_turn(const char *line)
+{
+    size_t length = strlen(line);
+    return length >= 5 && strcmp(line + length - 5, ": end") == 0;
+}
+
+/* ---- whole games ---- */
+
+typedef struct game_case {
+    int seats;
+    bool expansion;
+    uint64_t seed;
+} game_case;
+
+static const game_case games[] = {{2, false, 11}, {3, false, 12}, {4, true, 13}};
+
+/* Feeds a random game to the tracker: a table after the start layout, after every `every`
+ * lines and at each turn's end, the turn ends signalled; from line `from` to line `to`
+ * (exclusive). */
+static void feed_game(tracker *t, const test_lines *lines, el_state *truth, int from, int to,
+                      int every)
+{
+    for (int i = from; i < to; i++) {
+        play(truth, lines->lines[i]);
+        bool ended = ends_turn(lines->lines[i]);
+        if (i == 0 || ended || (i + 1) % every == 0 || i + 1 == lines->count)
+            feed(t, truth, i, ended);
+    }
+}
+
+static bool closes_turn(const char *line)
+{
+    size_t length = strlen(line);
+    return ends_turn(line) || (length >= 6 && strcmp(line + length - 6, ": pass") == 0) ||
+           strncmp(line, "start ", 6) == 0;
+}
+
+static int compare_lines(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The archived actions are the game's, turn by turn: the same actions in each turn, in any
+ * order within it (seen on one table, a turn's tiles show no order); the archive may stop
+ * early (`whole` false), its last turn then a part of the game's. */
+static void assert_same_turns(const test_lines *archived_moves, const test_lines *lines,
+                              bool whole)
+{
+    if (whole)
+        assert_int_equal(archived_moves->count, lines->count);
+    assert_true(archived_moves->count <= lines->count);
+    for (int start = 0; start < archived_moves->count;) {
+        int end = start;
+        while (end < lines->count && !closes_turn(lines->lines[end]))
+            end++;
+        end = end < lines->count ? end + 1 : end;
+        int archived_end = end < archived_moves->count ? end : archived_moves->count;
+        char *played[64], *kept[64];
+        int count = end - start, kept_count = archived_end - start;
+        assert_true(count <= 64);
+        memcpy(played, lines->lines + start, sizeof(char *) * (size_t)count);
+        memcpy(kept, archived_moves->lines + start, sizeof(char *) * (size_t)kept_count);
+        qsort(played, (size_t)count, sizeof(char *), compare_lines);
+        qsort(kept, (size_t)kept_count, sizeof(char *), compare_lines);
+        for (int i = 0, j = 0; i < kept_count; i++, j++) {
+            while (j < count && strcmp(played[j], kept[i]) != 0 && kept_count < count)
+                j++;
+            if (j >= count || strcmp(played[j], kept[i]) != 0)
+                fail_msg("archived '%s' in the turn from action %d: not among the game's",
+                         kept[i], start + 1);
+        }
+        if (archived_end == end)
+            assert_int_equal(kept_count, count);
+        start = end;
+    }
+}
+
+static void assert_archive_is_the_game(db *archive, int64_t game_id, const test_lines *lines,
+                                       const el_state *truth)
+{
+    archived a = read_archive(archive, game_id, truth);
+    assert_int_equal(a.flags, 0);
+    assert_same_turns(&a.moves, lines, true);
+    test_lines_free(&a.moves);
+    db_game game;
+    assert_int_equal(db_game_get(archive, game_id, &game), DB_OK);
+    assert_int_equal(game.status, DB_GAME_FINISHED);
+    int32_t scores[EL_MAX_SEATS];
+    el_scores(truth, scores);
+    for (int s = 0; s < truth->config.seats; s++)
+        assert_int_equal(game.seats[s].final_score, scores[s]);
+}
+
+static void whole_games(fixture *f, int every)
+{
+    for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
+        el_state truth = new_game(games[g].seats, games[g].expansion), played = truth;
+        test_lines lines = {0};
+        el_error error;
+        assert_int_equal(el_random_game(&played, games[g].seed, test_lines_collect, &lines, &error),
+                         EL_OK);
+        seen_events seen = {0};
+        tracker *t = new_tracker(f->archive, games[g].seats, games[g].expansion, true, &seen);
+        feed_game(t, &lines, &truth, 0, lines.count, every);
+        assert_int_equal(seen.game_over, 1);
+        assert_int_equal(seen.flags, 0);
+        assert_int_equal(seen.moves, lines.count);
+        assert_int_equal((int)tracker_actions(t), lines.count);
+        assert_archive_is_the_game(f->archive, tracker_game_id(t), &lines, &truth);
+        int32_t scores[EL_MAX_SEATS];
+        el_scores(&played, scores);
+        assert_memory_equal(seen.final_scores, scores, sizeof(int32_t) * (size_t)games[g].seats);
+        print_message("%d players%s: %d actions, %d forced, every %d lines\n", games[g].seats,
+                      games[g].expansion ? " with the expansion" : "", lines.count, seen.forced,
+                      every);
+        tracker_free(t);
+        test_lines_free(&lines);
+    }
+}
+
+static void test_tracker_archives_whole_random_games_table_by_table(void **state)
+{
+    whole_games(*state, 1);
+}
+
+static void test_tracker_commits_several_actions_from_one_table(void **state)
+{
+    whole_games(*state, 4);
+}
+
+/* A game cut off: the archive closed mid-game (as a crash leaves it), a new tracker resumes
+ * from the archived moves and the rest of the game ends equal. */
+static void test_tracker_resumes_a_game_cut_off_mid_way(void **state)
+{
+    fixture *f = *state;
+    for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
+        el_state truth = new_game(games[g].seats, games[g].expansion), played = truth;
+        test_lines lines = {0};
+        el_error error;
+        assert_int_equal(el_random_game(&played, games[g].seed, test_lines_collect, &lines,
+                                        &error), EL_OK);
+        int cut = lines.count / 2;
+        while (!ends_turn(lines.lines[cut - 1])) /* the tables up to a turn's end were seen */
+            cut++;
+        seen_events seen = {0};
+        tracker *t = new_tracker(f->archive, games[g].seats, games[g].expansion, true, &seen);
+        feed_game(t, &lines, &truth, 0, cut, 1);
+        int64_t game_id = tracker_game_id(t);
+        size_t before = tracker_actions(t);
+        tracker_free(t);
+        db_close(f->archive);
+
+        f->archive = open_archive(f->path);
+        tracker_config config;
+        tracker_config_default(&config);
+        config.resume = game_id;
+        config.turn_ends_signalled = true;
+        config.on_event = collect;
+        config.context = &seen;
+        assert_int_equal(tracker_new(&config, f->archive, &t), TRACKER_OK);
+        assert_int_equal(tracker_game_id(t), game_id);
+        assert_true(tracker_actions(t) >= before);
+        assert_memory_equal(tracker_state(t), &truth, sizeof truth);
+        feed_game(t, &lines, &truth, cut, lines.count, 1);
+        assert_int_equal(seen.game_over, 1);
+        assert_archive_is_the_game(f->archive, game_id, &lines, &truth);
+        tracker_free(t);
+        test_lines_free(&lines);
+    }
+}
+
+/* Without signals every move the archive holds is the game's, in order: what the camera
+ * cannot tell (who placed a plain tile) waits, or is flagged as a tie, and is never guessed. */
+static void test_tracker_never_archives_a_guess_when_turn_ends_are_inferred(void **state)
+{
+    fixture *f = *state;
+    for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
+        el_state truth = new_game(games[g].seats, games[g].expansion), played = truth;
+        test_lines lines = {0};
+        el_error error;
+        assert_int_equal(el_random_game(&played, games[g].seed + 200, test_lines_collect, &lines,
+                                        &error), EL_OK);
+        seen_events seen = {0};
+        tracker *t = new_tracker(f->archive, games[g].seats, games[g].expansion, false, &seen);
+        for (int i = 0; i < lines.count; i++) {
+            play(&truth, lines.lines[i]);
+            feed(t, &truth, i, false);
+        }
+        archived a = read_archive(f->archive, tracker_game_id(t), &truth);
+        assert_true(a.moves.count > 0);
+        assert_same_turns(&a.moves, &lines, false);
+        print_message("%d players, turn ends inferred: %d of %d actions archived, %d flags\n",
+                      games[g].seats, a.moves.count, lines.count, a.flags);
+        test_lines_free(&a.moves);
+        tracker_free(t);
+        test_lines_free(&lines);
+    }
+}
+
+/* ---- single situations, on a 2-player game ---- */
+
+static const char *const start_2p = "start desert@0,0 mountain@0,1 desert-temple@1,0 desert@1,1";
+
+/* A tracker and the truth after the start layout, seen and committed. */
+static tracker *started(fixture *f, el_state *truth, seen_events *seen, bool signalled)
+{
+    *truth = new_game(2, false);
+    tracker *t = new_tracker(f->archive, 2, false, signalled, seen);
+    feed(t, truth, 0, false); /* an empty table: the setup has not begun */
+    assert_int_equal(tracker_actions(t), 0);
+    play(truth, start_2p);
+    feed(t, truth, 1, false);
+    assert_int_equal(tracker_actions(t), 1);
+    return t;
+}
+
+static void test_tracker_commits_nothing_for_an_unchanged_table(void **state)
+{
+    fixture *f = *state;
+    el_state truth;
+    seen_events seen = {0};
+    tracker *t = started(f, &truth, &seen, false);
+    play(&truth, "desert-camp@0,2 x1");
+    feed(t, &truth, 2, false);
+    int moves = seen.moves;
+    el_state committed = *(const el_state *)tracker_state(t);
+    for (int i = 0; i < 3; i++)
+        feed(t, &truth, 3 + i, false);
+    assert_int_equal(seen.moves, moves);
+    assert_int_equal(seen.flags, 0);
+    assert_memory_equal(tracker_state(t), &committed, sizeof committed);
+    tracker_free(t);
+}
+
+/* A misread (a known tile's type, then a height) is flagged and nothing is committed; the true
+ * table then commits the move. */
+static void test_tracker_flags_a_misread_then_commits_the_true_table(void **state)
+{
+    fixture *f = *state;
+    el_state truth;
+    seen_events seen = {0};
+    tracker *t = started(f, &truth, &seen, false);
+    play(&truth, "desert-camp@0,2 x1");
+    el_observation o;
+    el_observe(&truth, &o);
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].row == 0 && o.tiles[i].col == 1)
+            o.tiles[i].type = EL_LAKE; /* the mountain misread */
+    feed_observation(t, &o, 2);
+    feed_observation(t, &o, 3); /* the same misread again: flagged once */
+    assert_int_equal(tracker_actions(t), 1);
+    assert_int_equal(seen.flags, 1);
+    assert_int_equal(seen.last_flag_kind, TRACKER_FLAG_UNEXPLAINED);
+    assert_non_null(strstr(seen.last_flag, "the tile at 0,1 was a mountain, the table shows a lake"));
+
+    el_observe(&truth, &o);
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].row == 1 && o.tiles[i].col == 0) {
+            o.tiles[i].top = ORANGE; /* a shadow read as an adventurer on the start temple */
+            o.tiles[i].height = 1;
+        }
+    feed_observation(t, &o, 4);
+    assert_int_equal(tracker_actions(t), 1);
+    assert_int_equal(seen.flags, 2);
+
+    feed(t, &truth, 5, false);
+    assert_int_equal(tracker_actions(t), 2);
+    archived a = read_archive(f->archive, tracker_game_id(t), &truth);
+    assert_int_equal(a.flags, 2);
+    assert_int_equal(a.moves.count, 2);
+    assert_string_equal(a.moves.lines[1], "orange: desert-camp@0,2 x1");
+    test_lines_free(&a.moves);
+    tracker_free(t);
+}
+
+/* A hand over the table hides cells and fields: nothing false is committed, and the clear
+ * table afterwards commits exactly what happened. */
+static void test_tracker_commits_no_false_move_under_a_hand(void **state)
+{
+    fixture *f = *state;
+    el_state truth;
+    seen_events seen = {0};
+    tracker *t = started(f, &truth, &seen, false);
+    play(&truth, "desert-camp@1,2 x4 > w 2");
+    el_observation o;
+    el_observe(&truth, &o);
+    /* the hand over the new camp and the desert it sent adventurers to */
+    int kept = 0;
+    for (int i = 0; i < o.count; i++) {
+        bool hidden = o.tiles[i].row == 1 && o.tiles[i].col >= 1;
+        if (hidden) {
+            o.unknown[o.unknown_count].row = o.tiles[i].row;
+            o.unknown[o.unknown_count].col = o.tiles[i].col;
+            o.unknown_count++;
+        } else {
+            o.tiles[kept++] = o.tiles[i];
+        }
+    }
+    o.count = kept;
+    feed_observation(t, &o, 2);
+    assert_int_equal(tracker_actions(t), 1);
+    assert_int_equal(seen.flags, 0);
+
+    /* seen again with every height unseen: which count of adventurers is open, so it waits */
+    el_observe(&truth, &o);
+    for (int i = 0; i < o.count; i++)
+        o.tiles[i].height = EL_UNSEEN;
+    feed_observation(t, &o, 3);
+    assert_int_equal(tracker_actions(t), 1);
+    assert_true(tracker_pending(t));
+
+    feed(t, &truth, 4, false);
+    assert_int_equal(tracker_actions(t), 2);
+    archived a = read_archive(f->archive, tracker_game_id(t), &truth);
+    assert_int_equal(a.moves.count, 2);
+    assert_string_equal(a.moves.lines[1], "orange: desert-camp@1,2 x4 > w 2");
+    test_lines_free(&a.moves);
+    tracker_free(t);
+}
+
+static void test_tracker_flags_an_illegal_change_with_its_reason(void **state)
+{
+    fixture *f = *state;
+    el_state truth;
+    seen_events seen = {0};
+    tracker *t = started(f, &truth, &seen, false);
+    el_observation o;
+    el_observe(&truth, &o);
+    o.tiles[o.count++] = (el_seen_tile){.row = 4, .col = 4, .type = EL_DESERT, .top = EL_EMPTY,
+                                        .height = 0, .token = EL_NO_TOKEN};
+    feed_observation(t, &o, 2);
+    assert_int_equal(tracker_actions(t), 1);
+    assert_int_equal(seen.flags, 1);
+    assert_non_null(strstr(seen.last_flag, "unexplained: desert@4,4: "));
+    assert_non_null(strstr(seen.last_flag, "adjacent"));
+    tracker_free(t);
+}
+
+/* The next seat's colour closes the turn; a plain tile, whose placer no camera sees, waits. */
+static void test_tracker_infers_a_turn_end_from_the_next_seats_action(void **state)
+{
+    fixture *f = *state;
+    el_state truth;
+    seen_events seen = {0};
+    tracker *t = started(f, &truth, &seen, false);
+    play(&truth, "desert-camp@0,2 x1");
+    feed(t, &truth, 2, false);
+    play(&truth, "end");
+    feed(t, &truth, 3, false); /* the end is not seen */
+    play(&truth, "black: desert-camp@1,2 x2");
+    feed(t, &truth, 4, false);
+    archived a = read_archive(f->archive, tracker_game_id(t), &truth);
+    assert_int_equal(a.moves.count, 4);
+    assert_string_equal(a.moves.lines[2], "orange: end");
+    assert_string_equal(a.moves.lines[3], "black: desert-camp@1,2 x2");
+    test_lines_free(&a.moves);
+
+    /* black places a desert: black's second tile, or orange's after black's end? */
+    play(&truth, "desert@2,2");
+    feed(t, &truth, 5, false);
+    assert_int_equal(tracker_actions(t), 4);
+    assert_true(tracker_pending(t));
+    play(&truth, "end");
+    play(&truth, "orange: desert-camp@2,1 x1");
+    feed(t, &truth, 6, false); /* orange's camp: the desert was black's or orange's, a tie */
+    assert_int_equal(tracker_actions(t), 4);
+    assert_int_equal(seen.last_flag_kind, TRACKER_FLAG_AMBIGUOUS);
+    assert_non_null(strstr(seen.last_flag, "(1) black: desert@2,2; black: end; orange: desert-camp@2,1 x1"));
+    assert_non_null(strstr(seen.last_flag, "black: end; orange: desert-camp@2,1 x1; orange: desert@2,2"));
+    tracker_free(t);
+}
+
+/* A caravan and a sandstorm that captures nobody leave the same table: which token black
+ * used is hidden, so it is flagged with both, never guessed (random game 113, its 7th line). */
+static void test_tracker_flags_a_token_the_camera_cannot_tell(void **state)
+{
+    fixture *f = *state;
+    el_state truth = new_game(4, true), played = truth;
+    test_lines lines = {0};
+    el_error error;
+    assert_int_equal(el_random_game(&played, 113, test_lines_collect, &lines, &error), EL_OK);
+    assert_string_equal(lines.lines[6], "black: caravan 1,0 > 2,0");
+    seen_events seen = {0};
+    tracker *t = new_tracker(f->archive, 4, true, true, &seen);
+    feed_game(t, &lines, &truth, 0, 7, 1);
+    assert_int_equal(tracker_actions(t), 6);
+    assert_true(tracker_pending(t));
+    assert_int_equal(seen.last_flag_kind, TRACKER_FLAG_AMBIGUOUS);
+    assert_non_null(strstr(seen.last_flag, "black: caravan 1,0 > 2,0"));
+    assert_non_null(strstr(seen.last_flag, "black: sandstorm 1,0 > 2,0"));
+    tracker_free(t);
+    test_lines_free(&lines);
+}
+
+static void test_tracker_refuses_what_it_cannot_track(void **state)
+{
+    fixture *f = *state;
+    tracker_config config;
+    tracker_config_default(&config);
+    tracker *t = NULL;
+    config.game = "chess";
+    assert_int_equal(tracker_new(&config, f->archive, &t), TRACKER_BAD_INPUT);
+    assert_string_equal(tracker_error(t), "unknown game 'chess'");
+    tracker_free(t);
+    config.game = "luxor";
+    assert_int_equal(tracker_new(&config, f->archive, &t), TRACKER_NOT_AVAILABLE);
+    assert_non_null(strstr(tracker_error(t), "not available yet"));
+    tracker_free(t);
+    config.game = EL_GAME_ID;
+    config.options.seats = 5;
+    assert_int_equal(tracker_new(&config, f->archive, &t), TRACKER_BAD_INPUT);
+    assert_non_null(strstr(tracker_error(t), "not 5"));
+    tracker_free(t);
+    config.options.seats = 2;
+    config.resume = 999;
+    assert_int_equal(tracker_new(&config, f->archive, &t), TRACKER_BAD_INPUT);
+    assert_non_null(strstr(tracker_error(t), "game 999"));
+    tracker_free(t);
+    assert_int_equal(tracker_new(&config, NULL, &t), TRACKER_BAD_INPUT);
+    assert_non_null(strstr(tracker_error(t), "needs its archive"));
+    tracker_free(t);
+    tracker_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_tracker_archives_whole_random_games_table_by_table,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tracker_commits_several_actions_from_one_table,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tracker_resumes_a_game_cut_off_mid_way, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_tracker_never_archives_a_guess_when_turn_ends_are_inferred, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tracker_commits_nothing_for_an_unchanged_table,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tracker_flags_a_misread_then_commits_the_true_table,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tracker_commits_no_false_move_under_a_hand, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_tracker_flags_an_illegal_change_with_its_reason,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tracker_infers_a_turn_end_from_the_next_seats_action,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tracker_flags_a_token_the_camera_cannot_tell, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_tracker_refuses_what_it_cannot_track, setup,
+                                        teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
