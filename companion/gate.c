@@ -11,6 +11,7 @@
 struct gate {
     gate_config config;
     int frame_width, frame_height, frame_channels; /* of the frames fed so far; 0: none */
+    int row_step; /* the config's, or 1 for frames shorter than it */
     vision_image small;  /* this frame's copy */
     vision_image anchor; /* the still period's first frame's copy */
     vision_image read;   /* the copy at the last STABLE */
@@ -37,6 +38,7 @@ const char *gate_state_name(gate_state state)
 void gate_config_default(gate_config *config)
 {
     config->scale = 8;
+    config->row_step = 4;
     config->blur_sigma = 1.0;
     config->settle_ms = 600;
     config->pixel_threshold = 12;
@@ -55,6 +57,9 @@ vision_status gate_new(const gate_config *config, gate **out, char *error, size_
     if (c.scale < 1 || c.scale > 64)
         return vision_fail(error, size, VISION_BAD_INPUT, "gate scale %d: must be 1 to 64",
                            c.scale);
+    if (c.row_step < 1 || c.row_step > c.scale)
+        return vision_fail(error, size, VISION_BAD_INPUT,
+                           "gate row_step %d: must be 1 to scale (%d)", c.row_step, c.scale);
     if (!(c.blur_sigma >= 0 && c.blur_sigma <= 10))
         return vision_fail(error, size, VISION_BAD_INPUT,
                            "gate blur_sigma %g: must be 0 to 10 pixels", c.blur_sigma);
@@ -172,6 +177,8 @@ static vision_status size_for(gate *g, const vision_image *frame)
         frame->channels == g->frame_channels)
         return VISION_OK;
     int width = frame->width / g->config.scale, height = frame->height / g->config.scale;
+    /* a frame of fewer rows than row_step has each read */
+    g->row_step = frame->height < g->config.row_step ? 1 : g->config.row_step;
     vision_image small;
     vision_status status = vision_image_new(width > 0 ? width : 1, height > 0 ? height : 1, 1,
                                             &small);
@@ -203,7 +210,8 @@ vision_status gate_feed(gate *g, const vision_image *frame, double time_ms, gate
                            time_ms, g->last_time_ms);
     vision_status status = size_for(g, frame);
     if (status == VISION_OK)
-        status = cv_shim_shrink_grey(frame, &g->small, g->config.blur_sigma);
+        status = cv_shim_shrink_grey(frame, g->row_step, &g->small,
+                                     g->config.blur_sigma);
     /* the copies are made before any state changes, so that a failure leaves the gate as it
      * was (but for the small copy, which the next frame overwrites) */
     if (status == VISION_OK && !g->anchor.pixels)

@@ -292,14 +292,23 @@ static void test_gate_reset_and_a_new_size_start_afresh(void **state)
     assert_int_equal(report.state, GATE_SETTLING);
     assert_true(report.changed);
     vision_image_free(&smaller);
+
+    /* frames smaller than the scale and the row step still give a copy of a pixel */
+    vision_image tiny;
+    assert_int_equal(vision_image_new(3, 2, 3, &tiny), VISION_OK);
+    assert_int_equal(gate_feed(f->gate, &tiny, f->time_ms, &report, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(report.state, GATE_SETTLING);
+    vision_image_free(&tiny);
 }
 
 static void test_gate_refuses_bad_config_and_frames(void **state)
 {
     fixture *f = *state;
-    static const char *const fields[] = {"scale", "blur_sigma", "settle_ms", "pixel_threshold",
-                                         "motion_share", "change_share"};
-    for (int i = 0; i < 6; i++) {
+    static const char *const fields[] = {"scale",           "blur_sigma",   "settle_ms",
+                                         "pixel_threshold", "motion_share", "change_share",
+                                         "row_step"};
+    for (int i = 0; i < 7; i++) {
         gate_config config;
         gate_config_default(&config);
         switch (i) {
@@ -308,7 +317,8 @@ static void test_gate_refuses_bad_config_and_frames(void **state)
         case 2: config.settle_ms = -1; break;
         case 3: config.pixel_threshold = 0; break;
         case 4: config.motion_share = 1.5; break;
-        default: config.change_share = config.motion_share * 2; break;
+        case 5: config.change_share = config.motion_share * 2; break;
+        default: config.row_step = config.scale + 1; break;
         }
         gate *g = (gate *)1;
         char error[256] = "";

@@ -73,12 +73,12 @@ vision_status cv_shim_jpeg(vision_image *image, int quality);
 
 /*
  * The grey copy of source (1 or 3 channels) shrunk into destination (1 channel, already
- * allocated at the wanted size, no larger than source): areas averaged (INTER_AREA) first and
- * the colours mixed after, so that the big image is read once; then a Gaussian blur of
- * blur_sigma pixels of the small copy (none when 0). VISION_BAD_INPUT for other shapes.
+ * allocated at the wanted size): every row_step-th row of source (1: all) is read and areas of
+ * them averaged (INTER_AREA), then the small copy is blurred by blur_sigma of its pixels (none
+ * when 0). VISION_BAD_INPUT when destination is wider than source or taller than its rows read.
  */
-vision_status cv_shim_shrink_grey(const vision_image *source, vision_image *destination,
-                                  double blur_sigma);
+vision_status cv_shim_shrink_grey(const vision_image *source, int row_step,
+                                  vision_image *destination, double blur_sigma);
 
 /* ---- video: files and V4L2 webcams through VideoCapture (companion/capture.c) ---- */
 
