@@ -344,7 +344,10 @@ extern "C" vision_status cv_shim_video_open_file(const char *path, cv_shim_video
     try {
         QuietLog quiet;
         opened = new cv_shim_video;
-        if (!opened->capture.open(path, cv::CAP_ANY)) {
+        // The file backends only: CAP_ANY would go on, for a file no backend reads, to look
+        // for cameras over USB (gphoto2), which is slow and leaks.
+        if (!opened->capture.open(path, cv::CAP_FFMPEG) &&
+            !opened->capture.open(path, cv::CAP_OPENCV_MJPEG)) {
             delete opened;
             return fail(error, error_size, VISION_UNREADABLE, "not a video this build reads");
         }

@@ -85,8 +85,8 @@ vision_status cv_shim_shrink_grey(const vision_image *source, int row_step,
 typedef struct cv_shim_video cv_shim_video;
 
 /*
- * Opens a video file (whatever backend this OpenCV has for it: FFmpeg, GStreamer, its own MJPEG
- * AVI reader) into *video (cv_shim_video_close). VISION_UNREADABLE when no backend opens it;
+ * Opens a video file (through FFmpeg when this OpenCV has it, else its own Motion JPEG AVI
+ * reader) into *video (cv_shim_video_close). VISION_UNREADABLE when no backend opens it;
  * *video is NULL on failure and error (error_size bytes) says why, without the path.
  */
 vision_status cv_shim_video_open_file(const char *path, cv_shim_video **video, char *error,
