@@ -1,7 +1,9 @@
 /*
  * The motion gate against DESIGN.md §5's budget (≤ 1 ms a frame at 1080p, one core): gate_feed
  * on 1920 x 1080 and 1280 x 720 colour frames, OpenCV held to one thread, median, p95 and max
- * per frame, and of that the small grey copy alone (cv_shim_shrink_grey).
+ * per frame, and of that the small grey copy alone (cv_shim_shrink_grey). Wall time, and the
+ * thread's CPU time beside it: on a shared machine a frame that loses the core to another
+ * process for a time slice (about 4 ms) shows in the wall time's p95, not in the CPU time's.
  *
  *   bench_gate [FRAMES]   frames fed at each size (default 300), at 10 frames a second of
  *                         video time: a textured table with a hand-sized blob crossing it,
@@ -18,6 +20,13 @@
 #include <string.h>
 
 #define BUDGET_MS 1.0
+
+static double thread_cpu_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
 #define POSES 24 /* distinct frames: the blob at 24 places, then at rest */
 
 static void draw(vision_image *frame, int pose)
@@ -66,8 +75,9 @@ static int run(int width, int height, int frames)
     }
     double *feed_ms = malloc((size_t)frames * sizeof *feed_ms);
     double *shrink_ms = malloc((size_t)frames * sizeof *shrink_ms);
+    double *cpu_ms = malloc((size_t)frames * sizeof *cpu_ms);
     vision_image small;
-    if (!feed_ms || !shrink_ms ||
+    if (!feed_ms || !shrink_ms || !cpu_ms ||
         vision_image_new(width / config.scale, height / config.scale, 1, &small) != VISION_OK) {
         fprintf(stderr, "out of memory\n");
         return 1;
@@ -78,9 +88,10 @@ static int run(int width, int height, int frames)
         const vision_image *frame = &poses[i % (POSES + 16) < POSES ? i % (POSES + 16)
                                                                      : POSES - 1];
         gate_report report;
-        double start = bench_seconds();
+        double start = bench_seconds(), cpu_start = thread_cpu_seconds();
         vision_status status = gate_feed(g, frame, i * 100.0, &report, error, sizeof error);
         feed_ms[i] = (bench_seconds() - start) * 1e3;
+        cpu_ms[i] = (thread_cpu_seconds() - cpu_start) * 1e3;
         if (status != VISION_OK) {
             fprintf(stderr, "%s\n", error);
             return 1;
@@ -97,12 +108,16 @@ static int run(int width, int height, int frames)
            states[GATE_IDLE], small.width, small.height);
     printf("  gate_feed   median %.3f  p95 %.3f  max %.3f ms\n", median, p95,
            quantile(feed_ms, frames, 1.0));
+    double cpu_p95 = quantile(cpu_ms, frames, 0.95);
+    printf("  its CPU     median %.3f  p95 %.3f  max %.3f ms (the thread's own time)\n",
+           quantile(cpu_ms, frames, 0.5), cpu_p95, quantile(cpu_ms, frames, 1.0));
     printf("  small copy  median %.3f  p95 %.3f ms (resize, grey, blur)\n", shrink_median,
            quantile(shrink_ms, frames, 0.95));
-    printf("  budget %.0f ms: p95 %.3f ms, %s\n", BUDGET_MS, p95,
-           p95 <= BUDGET_MS ? "met" : "NOT met");
+    printf("  budget %.0f ms: p95 %.3f ms wall (%s), %.3f ms CPU (%s)\n", BUDGET_MS, p95,
+           p95 <= BUDGET_MS ? "met" : "NOT met", cpu_p95, cpu_p95 <= BUDGET_MS ? "met" : "NOT met");
     free(feed_ms);
     free(shrink_ms);
+    free(cpu_ms);
     vision_image_free(&small);
     gate_free(g);
     for (int p = 0; p < POSES; p++)

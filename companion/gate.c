@@ -15,6 +15,7 @@ struct gate {
     vision_image small;  /* this frame's copy */
     vision_image anchor; /* the still period's first frame's copy */
     vision_image read;   /* the copy at the last STABLE */
+    int small_histogram[256], anchor_histogram[256], read_histogram[256]; /* of the copies */
     bool has_anchor, has_read;
     bool settled_once;   /* this still period has been STABLE or judged unchanged */
     double still_since_ms, last_time_ms;
@@ -131,11 +132,10 @@ static void histogram_of(const vision_image *image, int histogram[256])
  * exposure shifts them all; a gain and an offset, because a light change is both (brighter
  * light scales, a changed black level or haze offsets).
  */
-static double changed_share(const vision_image *then, const vision_image *now, double threshold)
+static double changed_share(const vision_image *then, const int histogram_then[256],
+                            const vision_image *now, const int histogram_now[256],
+                            double threshold)
 {
-    int histogram_then[256], histogram_now[256];
-    histogram_of(then, histogram_then);
-    histogram_of(now, histogram_now);
     int total = then->width * then->height;
     int low_then = histogram_quantile(histogram_then, total, 0.2);
     int high_then = histogram_quantile(histogram_then, total, 0.8);
@@ -162,12 +162,14 @@ static double changed_share(const vision_image *then, const vision_image *now, d
     return (double)changed / total;
 }
 
-/* Copies a small copy into another of its size (allocated by gate_feed). */
-static void copy_into(vision_image *target, const vision_image *source)
+/* Copies a small copy and its histogram into another of its size (allocated by gate_feed). */
+static void copy_into(vision_image *target, int target_histogram[256], const vision_image *source,
+                      const int source_histogram[256])
 {
     for (int y = 0; y < source->height; y++)
         memcpy(target->pixels + (size_t)y * (size_t)target->stride,
                source->pixels + (size_t)y * (size_t)source->stride, (size_t)source->width);
+    memcpy(target_histogram, source_histogram, 256 * sizeof *target_histogram);
 }
 
 /* (Re)allocates the three copies for frames of this size. */
@@ -223,13 +225,17 @@ vision_status gate_feed(gate *g, const vision_image *frame, double time_ms, gate
     g->last_time_ms = time_ms;
 
     const gate_config *c = &g->config;
-    report->change = g->has_read ? changed_share(&g->read, &g->small, c->pixel_threshold) : 1;
+    histogram_of(&g->small, g->small_histogram);
+    report->change = g->has_read ? changed_share(&g->read, g->read_histogram, &g->small,
+                                                 g->small_histogram, c->pixel_threshold)
+                                 : 1;
     report->changed = report->change >= c->change_share;
     if (g->has_anchor)
-        report->motion = changed_share(&g->anchor, &g->small, c->pixel_threshold);
+        report->motion = changed_share(&g->anchor, g->anchor_histogram, &g->small,
+                                       g->small_histogram, c->pixel_threshold);
     if (!g->has_anchor || report->motion >= c->change_share) {
         /* a new still period starts with this frame */
-        copy_into(&g->anchor, &g->small);
+        copy_into(&g->anchor, g->anchor_histogram, &g->small, g->small_histogram);
         g->has_anchor = true;
         g->still_since_ms = time_ms;
         g->settled_once = false;
@@ -240,7 +246,7 @@ vision_status gate_feed(gate *g, const vision_image *frame, double time_ms, gate
     if (report->still_ms < c->settle_ms) {
         report->state = GATE_SETTLING;
     } else if (!g->settled_once && report->changed) {
-        copy_into(&g->read, &g->small);
+        copy_into(&g->read, g->read_histogram, &g->small, g->small_histogram);
         g->has_read = true;
         g->settled_once = true;
         report->state = GATE_STABLE;
