@@ -61,8 +61,8 @@ int capture_status_is_users(capture_status status);
 
 typedef struct capture_config {
     double fps;        /* dir: without times.txt: frames a second; default 10 (> 0, <= 1000) */
-    int width, height; /* v4l2:, camera:: the frame size asked of the device, pixels; default
-                          1920 x 1080 (the device may give another); 0 x 0: the device's own */
+    int width, height; /* v4l2: and camera: only: the frame size asked of the device, pixels;
+                          default 1920 x 1080 (it may give another); 0 x 0: the device's own */
 } capture_config;
 
 /* The defaults above. */

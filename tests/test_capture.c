@@ -383,6 +383,7 @@ static void test_capture_spec_parser_refuses_malformed_specs(void **state)
                      CAPTURE_BAD_SPEC);
     assert_null(strchr(error, '\n'));
     assert_false(capture_status_is_users(CAPTURE_NOT_AVAILABLE));
+    assert_string_equal(capture_status_message(CAPTURE_BAD_SPEC), "not a source");
 }
 
 /* demo: is recognised and answered honestly; camera: without a camera is never a success. */

@@ -125,6 +125,7 @@ static void test_gate_still_table_is_stable_once_after_settle(void **state)
             assert_true(report.changed); /* nothing read yet */
         } else if (time_ms == config.settle_ms) {
             assert_int_equal(report.state, GATE_STABLE);
+            assert_string_equal(gate_state_name(report.state), "stable");
             assert_true(report.changed);
             assert_true(report.still_ms >= config.settle_ms);
             stable++;
