@@ -132,6 +132,36 @@ static capture_status from_vision(vision_status status)
     }
 }
 
+/* Checks the source's path: what it should be ("folder", "file", "device") is named when it is
+ * missing, and wrong says why when right(its mode) is false. */
+static capture_status check_path(capture_source *source, const char *path, const char *what,
+                                 bool (*right)(mode_t mode), const char *wrong)
+{
+    struct stat info;
+    if (stat(path, &info) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return source_fail(source, CAPTURE_BAD_INPUT, "no such %s", what);
+        return source_fail(source, errno == ENOMEM ? CAPTURE_NOMEM : CAPTURE_BAD_INPUT, "%s",
+                           strerror(errno));
+    }
+    return right(info.st_mode) ? CAPTURE_OK : source_fail(source, CAPTURE_BAD_INPUT, "%s", wrong);
+}
+
+static bool is_folder(mode_t mode)
+{
+    return S_ISDIR(mode);
+}
+
+static bool is_not_folder(mode_t mode)
+{
+    return !S_ISDIR(mode);
+}
+
+static bool is_device(mode_t mode)
+{
+    return S_ISCHR(mode);
+}
+
 /* ---- dir: ---- */
 
 static bool is_frame_name(const char *name)
@@ -338,17 +368,14 @@ static capture_status dir_open(capture_source *source, const char *argument,
                                unsigned long long whole)
 {
     (void)whole;
-    struct stat info;
-    if (stat(argument, &info) != 0)
-        return source_fail(source, errno == ENOMEM ? CAPTURE_NOMEM : CAPTURE_BAD_INPUT,
-                           errno == ENOENT || errno == ENOTDIR ? "no such folder" : "%s",
-                           strerror(errno));
-    if (!S_ISDIR(info.st_mode))
-        return source_fail(source, CAPTURE_BAD_INPUT, "not a folder (file:PATH reads a video)");
+    capture_status status = check_path(source, argument, "folder", is_folder,
+                                       "not a folder (file:PATH reads a video)");
+    if (status != CAPTURE_OK)
+        return status;
     source->folder = strdup(argument);
     if (!source->folder)
         return source_fail(source, CAPTURE_NOMEM, "out of memory");
-    capture_status status = dir_list(source);
+    status = dir_list(source);
     if (status != CAPTURE_OK)
         return status;
     source->frame_count = source->name_count;
@@ -407,14 +434,10 @@ static capture_status file_open(capture_source *source, const char *argument,
                                 unsigned long long whole)
 {
     (void)whole;
-    struct stat info;
-    if (stat(argument, &info) != 0)
-        return source_fail(source, errno == ENOMEM ? CAPTURE_NOMEM : CAPTURE_BAD_INPUT,
-                           errno == ENOENT || errno == ENOTDIR ? "no such file" : "%s",
-                           strerror(errno));
-    if (S_ISDIR(info.st_mode))
-        return source_fail(source, CAPTURE_BAD_INPUT,
-                           "a folder, not a video (dir:PATH reads a folder of images)");
+    capture_status found = check_path(source, argument, "file", is_not_folder,
+                                      "a folder, not a video (dir:PATH reads a folder of images)");
+    if (found != CAPTURE_OK)
+        return found;
     char detail[160];
     vision_status status = cv_shim_video_open_file(argument, &source->video, detail,
                                                    sizeof detail);
@@ -461,14 +484,11 @@ static capture_status v4l2_open(capture_source *source, const char *argument,
                                 unsigned long long whole)
 {
     (void)whole;
-    struct stat info;
-    if (stat(argument, &info) != 0)
-        return source_fail(source, errno == ENOMEM ? CAPTURE_NOMEM : CAPTURE_BAD_INPUT,
-                           errno == ENOENT || errno == ENOTDIR ? "no such device" : "%s",
-                           strerror(errno));
-    if (!S_ISCHR(info.st_mode))
-        return source_fail(source, CAPTURE_BAD_INPUT,
-                           "not a video device (v4l2: takes a device such as /dev/video0)");
+    capture_status found = check_path(source, argument, "device", is_device,
+                                      "not a video device (v4l2: takes a device such as "
+                                      "/dev/video0)");
+    if (found != CAPTURE_OK)
+        return found;
     char detail[160];
     vision_status status = cv_shim_video_open_v4l2(argument, source->config.width,
                                                    source->config.height, &source->video,

@@ -336,20 +336,21 @@ class QuietLog {
 
 } // namespace
 
-extern "C" vision_status cv_shim_video_open_file(const char *path, cv_shim_video **video,
-                                                 char *error, size_t error_size)
+namespace {
+
+// Opens *video with open(capture) (true when it opened), or fails with refused and refusal.
+template <typename Open>
+vision_status open_video(Open open, vision_status refused, const char *refusal,
+                         cv_shim_video **video, char *error, size_t error_size)
 {
     *video = nullptr;
     cv_shim_video *opened = nullptr;
     try {
         QuietLog quiet;
         opened = new cv_shim_video;
-        // The file backends only: CAP_ANY would go on, for a file no backend reads, to look
-        // for cameras over USB (gphoto2), which is slow and leaks.
-        if (!opened->capture.open(path, cv::CAP_FFMPEG) &&
-            !opened->capture.open(path, cv::CAP_OPENCV_MJPEG)) {
+        if (!open(opened->capture)) {
             delete opened;
-            return fail(error, error_size, VISION_UNREADABLE, "not a video this build reads");
+            return fail(error, error_size, refused, refusal);
         }
         *video = opened;
         return VISION_OK;
@@ -358,38 +359,41 @@ extern "C" vision_status cv_shim_video_open_file(const char *path, cv_shim_video
         return fail(error, error_size, VISION_NOMEM, "out of memory");
     } catch (const std::exception &e) {
         delete opened;
-        return fail(error, error_size, VISION_UNREADABLE, e.what());
+        return fail(error, error_size, refused, e.what());
     }
+}
+
+} // namespace
+
+extern "C" vision_status cv_shim_video_open_file(const char *path, cv_shim_video **video,
+                                                 char *error, size_t error_size)
+{
+    // The file backends only: CAP_ANY would go on, for a file no backend reads, to look for
+    // cameras over USB (gphoto2), which is slow and leaks.
+    auto open = [path](cv::VideoCapture &capture) {
+        return capture.open(path, cv::CAP_FFMPEG) || capture.open(path, cv::CAP_OPENCV_MJPEG);
+    };
+    return open_video(open, VISION_UNREADABLE, "not a video this build reads", video, error,
+                      error_size);
 }
 
 extern "C" vision_status cv_shim_video_open_v4l2(const char *device, int width, int height,
                                                  cv_shim_video **video, char *error,
                                                  size_t error_size)
 {
-    *video = nullptr;
-    cv_shim_video *opened = nullptr;
-    try {
-        QuietLog quiet;
-        opened = new cv_shim_video;
-        if (!opened->capture.open(device, cv::CAP_V4L2)) {
-            delete opened;
-            return fail(error, error_size, VISION_NOT_FOUND, "cannot open it as a V4L2 camera");
-        }
+    auto open = [device, width, height](cv::VideoCapture &capture) {
+        if (!capture.open(device, cv::CAP_V4L2))
+            return false;
         // Webcams send 1080p uncompressed at a few frames a second at best; MJPG keeps the rate.
-        opened->capture.set(cv::CAP_PROP_FOURCC, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'));
+        capture.set(cv::CAP_PROP_FOURCC, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'));
         if (width > 0 && height > 0) {
-            opened->capture.set(cv::CAP_PROP_FRAME_WIDTH, width);
-            opened->capture.set(cv::CAP_PROP_FRAME_HEIGHT, height);
+            capture.set(cv::CAP_PROP_FRAME_WIDTH, width);
+            capture.set(cv::CAP_PROP_FRAME_HEIGHT, height);
         }
-        *video = opened;
-        return VISION_OK;
-    } catch (const std::bad_alloc &) {
-        delete opened;
-        return fail(error, error_size, VISION_NOMEM, "out of memory");
-    } catch (const std::exception &e) {
-        delete opened;
-        return fail(error, error_size, VISION_NOT_FOUND, e.what());
-    }
+        return true;
+    };
+    return open_video(open, VISION_NOT_FOUND, "cannot open it as a V4L2 camera", video, error,
+                      error_size);
 }
 
 extern "C" vision_status cv_shim_video_read(cv_shim_video *video, vision_image *frame,
