@@ -4,9 +4,12 @@
 #include <opencv2/aruco.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/core/utils/logger.hpp>
+#include <opencv2/videoio.hpp>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -272,5 +275,220 @@ extern "C" vision_status cv_shim_jpeg(vision_image *image, int quality)
         return VISION_NOMEM;
     } catch (const std::exception &) {
         return VISION_BAD_INPUT;
+    }
+}
+
+// ---- the motion gate's small copy ----
+
+extern "C" vision_status cv_shim_shrink_grey(const vision_image *source, int row_step,
+                                             vision_image *destination, double blur_sigma)
+{
+    try {
+        if (destination->channels != 1 || row_step < 1 ||
+            destination->width > source->width ||
+            destination->height > source->height / row_step || !(blur_sigma >= 0))
+            return VISION_BAD_INPUT;
+        cv::Mat target = wrap(destination);
+        // A view of every row_step-th row, no copy: the rows skipped are never read.
+        cv::Mat rows(source->height / row_step, source->width,
+                     source->channels == 1 ? CV_8UC1 : CV_8UC3, source->pixels,
+                     static_cast<size_t>(source->stride) * static_cast<size_t>(row_step));
+        if (source->channels == 1) {
+            cv::resize(rows, target, target.size(), 0, 0, cv::INTER_AREA);
+        } else {
+            // Shrunk in colour, then mixed: the colours of the small copy cost next to nothing.
+            cv::Mat small;
+            cv::resize(rows, small, target.size(), 0, 0, cv::INTER_AREA);
+            cv::cvtColor(small, target, cv::COLOR_BGR2GRAY);
+        }
+        if (blur_sigma > 0)
+            cv::GaussianBlur(target, target, cv::Size(0, 0), blur_sigma, blur_sigma,
+                             cv::BORDER_REPLICATE);
+        return VISION_OK;
+    } catch (const std::bad_alloc &) {
+        return VISION_NOMEM;
+    } catch (const std::exception &) {
+        return VISION_BAD_INPUT;
+    }
+}
+
+// ---- video ----
+
+struct cv_shim_video {
+    cv::VideoCapture capture;
+    cv::Mat frame;
+};
+
+namespace {
+
+// OpenCV's video backends print their own warnings ("can't open camera by index"); the caller
+// reports every failure in one line of its own, so they are silenced while a video is used.
+class QuietLog {
+  public:
+    QuietLog() : saved_(cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT)) {}
+    ~QuietLog() { cv::utils::logging::setLogLevel(saved_); }
+    QuietLog(const QuietLog &) = delete;
+    QuietLog &operator=(const QuietLog &) = delete;
+
+  private:
+    cv::utils::logging::LogLevel saved_;
+};
+
+} // namespace
+
+namespace {
+
+// Opens *video with open(capture) (true when it opened), or fails with refused and refusal.
+template <typename Open>
+vision_status open_video(Open open, vision_status refused, const char *refusal,
+                         cv_shim_video **video, char *error, size_t error_size)
+{
+    *video = nullptr;
+    cv_shim_video *opened = nullptr;
+    try {
+        QuietLog quiet;
+        opened = new cv_shim_video;
+        if (!open(opened->capture)) {
+            delete opened;
+            return fail(error, error_size, refused, refusal);
+        }
+        *video = opened;
+        return VISION_OK;
+    } catch (const std::bad_alloc &) {
+        delete opened;
+        return fail(error, error_size, VISION_NOMEM, "out of memory");
+    } catch (const std::exception &e) {
+        delete opened;
+        return fail(error, error_size, refused, e.what());
+    }
+}
+
+} // namespace
+
+extern "C" vision_status cv_shim_video_open_file(const char *path, cv_shim_video **video,
+                                                 char *error, size_t error_size)
+{
+    // The file backends only: CAP_ANY would go on, for a file no backend reads, to look for
+    // cameras over USB (gphoto2), which is slow and leaks.
+    auto open = [path](cv::VideoCapture &capture) {
+        return capture.open(path, cv::CAP_FFMPEG) || capture.open(path, cv::CAP_OPENCV_MJPEG);
+    };
+    return open_video(open, VISION_UNREADABLE, "not a video this build reads", video, error,
+                      error_size);
+}
+
+extern "C" vision_status cv_shim_video_open_v4l2(const char *device, int width, int height,
+                                                 cv_shim_video **video, char *error,
+                                                 size_t error_size)
+{
+    auto open = [device, width, height](cv::VideoCapture &capture) {
+        if (!capture.open(device, cv::CAP_V4L2))
+            return false;
+        // Webcams send 1080p uncompressed at a few frames a second at best; MJPG keeps the rate.
+        capture.set(cv::CAP_PROP_FOURCC, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'));
+        if (width > 0 && height > 0) {
+            capture.set(cv::CAP_PROP_FRAME_WIDTH, width);
+            capture.set(cv::CAP_PROP_FRAME_HEIGHT, height);
+        }
+        return true;
+    };
+    return open_video(open, VISION_NOT_FOUND, "cannot open it as a V4L2 camera", video, error,
+                      error_size);
+}
+
+extern "C" vision_status cv_shim_video_read(cv_shim_video *video, vision_image *frame,
+                                            double *time_ms, int *end, char *error,
+                                            size_t error_size)
+{
+    *end = 0;
+    *time_ms = -1;
+    try {
+        QuietLog quiet;
+        if (!video->capture.read(video->frame) || video->frame.empty()) {
+            *end = 1;
+            return VISION_OK;
+        }
+        cv::Mat &read = video->frame;
+        if (read.depth() != CV_8U || (read.channels() != 1 && read.channels() != 3 &&
+                                      read.channels() != 4))
+            return fail(error, error_size, VISION_UNREADABLE, "a frame of an unusual pixel type");
+        if (!frame->owned || frame->width != read.cols || frame->height != read.rows ||
+            frame->channels != 3) {
+            vision_image_free(frame);
+            vision_status status = vision_image_new(read.cols, read.rows, 3, frame);
+            if (status != VISION_OK)
+                return fail(error, error_size, status,
+                            status == VISION_NOMEM ? "out of memory" : "a frame of no size");
+        }
+        cv::Mat target = wrap(frame);
+        if (read.channels() == 3)
+            read.copyTo(target);
+        else
+            cv::cvtColor(read, target, read.channels() == 1 ? cv::COLOR_GRAY2BGR
+                                                            : cv::COLOR_BGRA2BGR);
+        double position = video->capture.get(cv::CAP_PROP_POS_MSEC);
+        *time_ms = std::isfinite(position) ? position : -1;
+        return VISION_OK;
+    } catch (const std::bad_alloc &) {
+        return fail(error, error_size, VISION_NOMEM, "out of memory");
+    } catch (const std::exception &e) {
+        return fail(error, error_size, VISION_UNREADABLE, e.what());
+    }
+}
+
+extern "C" int cv_shim_video_frame_count(const cv_shim_video *video)
+{
+    try {
+        double count = video->capture.get(cv::CAP_PROP_FRAME_COUNT);
+        return std::isfinite(count) && count >= 1 && count < 2e9 ? static_cast<int>(count) : -1;
+    } catch (const std::exception &) {
+        return -1;
+    }
+}
+
+extern "C" double cv_shim_video_fps(const cv_shim_video *video)
+{
+    try {
+        double fps = video->capture.get(cv::CAP_PROP_FPS);
+        return std::isfinite(fps) && fps > 0 && fps < 10000 ? fps : 0;
+    } catch (const std::exception &) {
+        return 0;
+    }
+}
+
+extern "C" void cv_shim_video_close(cv_shim_video *video)
+{
+    try {
+        delete video;
+    } catch (const std::exception &) {
+    }
+}
+
+extern "C" vision_status cv_shim_video_write_mjpg(const char *path, const vision_image *frames,
+                                                  int count, double fps, char *error,
+                                                  size_t error_size)
+{
+    try {
+        if (count < 1 || !(fps > 0))
+            return fail(error, error_size, VISION_BAD_INPUT, "no frames to write");
+        for (int i = 0; i < count; i++)
+            if (frames[i].channels != 3 || frames[i].width != frames[0].width ||
+                frames[i].height != frames[0].height)
+                return fail(error, error_size, VISION_BAD_INPUT,
+                            "frames of differing sizes or not in colour");
+        QuietLog quiet;
+        cv::VideoWriter writer(path, cv::CAP_OPENCV_MJPEG,
+                               cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), fps,
+                               cv::Size(frames[0].width, frames[0].height), true);
+        if (!writer.isOpened())
+            return fail(error, error_size, VISION_IO, "cannot write a video there");
+        for (int i = 0; i < count; i++)
+            writer.write(wrap(&frames[i]));
+        writer.release();
+        return VISION_OK;
+    } catch (const std::bad_alloc &) {
+        return fail(error, error_size, VISION_NOMEM, "out of memory");
+    } catch (const std::exception &e) {
+        return fail(error, error_size, VISION_IO, e.what());
     }
 }

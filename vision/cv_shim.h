@@ -1,6 +1,8 @@
 /*
  * The OpenCV shim: the only place that includes OpenCV. C declarations, C++ bodies that catch
- * every exception and turn it into a status and a message. Internal to vision/.
+ * every exception and turn it into a status and a message. Internal to vision/, but for the
+ * capture sources and the motion gate (companion/capture.c, gate.c), which use the video and
+ * grey-copy functions at the end.
  */
 #ifndef TS_CV_SHIM_H
 #define TS_CV_SHIM_H
@@ -66,6 +68,61 @@ vision_status cv_shim_blur(vision_image *image, double sigma);
 
 /* Encodes the image as JPEG at quality (1..100) and decodes it back in place. */
 vision_status cv_shim_jpeg(vision_image *image, int quality);
+
+/* ---- the motion gate's small copy (companion/gate.c) ---- */
+
+/*
+ * The grey copy of source (1 or 3 channels) shrunk into destination (1 channel, already
+ * allocated at the wanted size): every row_step-th row of source (1: all) is read and areas of
+ * them averaged (INTER_AREA), then the small copy is blurred by blur_sigma of its pixels (none
+ * when 0). VISION_BAD_INPUT when destination is wider than source or taller than its rows read.
+ */
+vision_status cv_shim_shrink_grey(const vision_image *source, int row_step,
+                                  vision_image *destination, double blur_sigma);
+
+/* ---- video: files and V4L2 webcams through VideoCapture (companion/capture.c) ---- */
+
+typedef struct cv_shim_video cv_shim_video;
+
+/*
+ * Opens a video file (through FFmpeg when this OpenCV has it, else its own Motion JPEG AVI
+ * reader) into *video (cv_shim_video_close). VISION_UNREADABLE when no backend opens it;
+ * *video is NULL on failure and error (error_size bytes) says why, without the path.
+ */
+vision_status cv_shim_video_open_file(const char *path, cv_shim_video **video, char *error,
+                                      size_t error_size);
+
+/*
+ * Opens a V4L2 device (/dev/videoN) through OpenCV's V4L2 backend, asking for width x height
+ * (0: the device's own) in MJPG where it offers it. VISION_NOT_FOUND when it does not open;
+ * *video is NULL on failure and error says why, without the path.
+ */
+vision_status cv_shim_video_open_v4l2(const char *device, int width, int height,
+                                      cv_shim_video **video, char *error, size_t error_size);
+
+/*
+ * The next frame into *frame as 3 channels (blue, green, red), owned: reallocated when it is
+ * not already an owned image of the frame's size. *time_ms: the container's position of that
+ * frame (CAP_PROP_POS_MSEC), or a negative number when the backend gives none. *end is set
+ * (VISION_OK) when there are no more frames. VISION_UNREADABLE when a frame cannot be decoded.
+ */
+vision_status cv_shim_video_read(cv_shim_video *video, vision_image *frame, double *time_ms,
+                                 int *end, char *error, size_t error_size);
+
+/* The container's frame count (-1 when it does not say) and frame rate (0 when it does not). */
+int cv_shim_video_frame_count(const cv_shim_video *video);
+double cv_shim_video_fps(const cv_shim_video *video);
+
+/* Closes the video. Accepts NULL. */
+void cv_shim_video_close(cv_shim_video *video);
+
+/*
+ * Writes count frames (3 channels, all of the first's size) as a Motion JPEG AVI at fps frames
+ * a second with OpenCV's own writer (no FFmpeg needed): for tests and recordings.
+ * VISION_BAD_INPUT for no frames or frames of differing sizes, VISION_IO when it cannot write.
+ */
+vision_status cv_shim_video_write_mjpg(const char *path, const vision_image *frames, int count,
+                                       double fps, char *error, size_t error_size);
 
 #ifdef __cplusplus
 }
