@@ -189,6 +189,7 @@ static void test_vision_truth_of_state_is_the_engines_observation(void **state)
     free(script);
     free(game);
     free(truth);
+    free(seen);
 }
 
 /* vision's reading as the rules take it: tops as seats, unsure fields unseen, an unread type
