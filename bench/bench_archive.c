@@ -8,6 +8,7 @@
  * Reports; asserts nothing. The numbers depend on the disk under FOLDER.
  */
 #include "db.h"
+#include "expedition_luxor.h"
 
 #include "bench_support.h"
 
@@ -49,7 +50,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_archive: %s\n", db_error(archive));
         return 1;
     }
-    db_new_game game = {.game = "expedition-luxor", .title = "Expedition Luxor", .seat_count = 4};
+    db_new_game game = {.game = EL_GAME_ID, .title = "Expedition Luxor", .seat_count = 4};
     static const char *const colours[] = {"orange", "black", "grey", "yellow"};
     for (int i = 0; i < 4; i++)
         snprintf(game.seats[i].colour, DB_COLOUR_MAX, "%s", colours[i]);

@@ -31,7 +31,7 @@ static int load_board(void)
     size_t length;
     static ex_board board;
     char error[256];
-    if (!board_file_builtin("expeditions", &text, &length) ||
+    if (!board_file_builtin(EX_GAME_ID, &text, &length) ||
         !board_file_parse(text, length, "the built-in board", &board, error, sizeof error)) {
         fprintf(stderr, "the built-in board: %s\n", error);
         return 1;

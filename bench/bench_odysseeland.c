@@ -46,7 +46,7 @@ static int load_board(void)
     const char *text;
     size_t length;
     char error[256] = "no built-in board";
-    if (!board_file_builtin("odysseeland", &text, &length) ||
+    if (!board_file_builtin(OD_GAME_ID, &text, &length) ||
         !board_file_parse_odysseeland(text, length, "the built-in board", &board, error,
                                       sizeof error)) {
         fprintf(stderr, "the built-in board: %s\n", error);

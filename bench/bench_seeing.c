@@ -44,7 +44,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define GAME "expedition-luxor"
+#define GAME EL_GAME_ID
 #define CONFIDENT 0.9f   /* an element reported this sure should (almost) never be wrong */
 #define ALIGN_REACH 2    /* rows or columns the recogniser may have lost at an edge */
 #define WORST_SHOWN 8

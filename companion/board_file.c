@@ -22,8 +22,6 @@
 #define BOARD_FILE_MAX INPUT_FILE_MAX /* the printed map takes about 30 KB */
 #define BOARD_FORMAT "tablescribe-board"
 #define BOARD_VERSION 1
-#define EXPEDITIONS_GAME "expeditions"
-#define ODYSSEELAND_GAME "odysseeland"
 #define SHOWN_MAX 32 /* text quoted from the file: an id and a little more */
 
 typedef struct reader {
@@ -171,7 +169,7 @@ static bool read_note(const reader *r, json_t *root)
 
 static bool read_header(const reader *r, json_t *root, ex_board *board)
 {
-    if (!read_identity(r, root, EXPEDITIONS_GAME, board->id, sizeof board->id) ||
+    if (!read_identity(r, root, EX_GAME_ID, board->id, sizeof board->id) ||
         !read_string(r, "", root, "title", true, board->title, sizeof board->title) ||
         !read_note(r, root))
         return false;
@@ -589,7 +587,7 @@ bool board_file_parse_odysseeland(const char *text, size_t length, const char *n
     json_t *root = load_json(&r, text, length);
     if (!root)
         return false;
-    bool read = read_identity(&r, root, ODYSSEELAND_GAME, board->id, sizeof board->id) &&
+    bool read = read_identity(&r, root, OD_GAME_ID, board->id, sizeof board->id) &&
                 read_note(&r, root) && read_terrain(&r, root, board) &&
                 read_cities(&r, root, board) && read_river(&r, root, board) &&
                 read_start(&r, root);
@@ -626,7 +624,7 @@ int board_file_load(const char *game, const char *path, char *id, size_t id_size
     const char *builtin = "the built-in board";
     int handle;
     const char *board_id;
-    if (strcmp(game, "odysseeland") == 0) {
+    if (strcmp(game, OD_GAME_ID) == 0) {
         static od_board board; /* large: kept out of the stack, and only for this call */
         if (!(path ? board_file_read_odysseeland(path, &board, error, size)
                    : board_file_parse_odysseeland(text, length, builtin, &board, error, size)))

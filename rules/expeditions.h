@@ -53,6 +53,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define EX_GAME_ID "expeditions" /* its id in the game table, the archive and observations */
 #define EX_MAX_SEATS 6
 #define EX_COLOUR_MAX 16
 #define EX_EXPEDITIONS 3           /* yellow, red, blue */

@@ -112,10 +112,10 @@ const rules_flag *rules_flags(size_t *count)
 static const rules_game games[] = {
     {EL_GAME_ID, "Expedition Luxor", 2, 4, RULES_FLAG_EXPANSION | RULES_FLAG_CHECK_DECK,
      0, &el_engine},
-    {"luxor", "Luxor", 2, 4, RULES_FLAG_CURSE | RULES_FLAG_SPHINX | RULES_FLAG_TILE_PAIRS,
+    {LX_GAME_ID, "Luxor", 2, 4, RULES_FLAG_CURSE | RULES_FLAG_SPHINX | RULES_FLAG_TILE_PAIRS,
      0, &lx_engine},
-    {"expeditions", "Expéditions – Autour du Monde", 2, 6, 0, 0, &ex_engine},
-    {"odysseeland", "Odyssée-land", 2, 4, RULES_FLAG_COLOSSAL, 6, &od_engine},
+    {EX_GAME_ID, "Expéditions – Autour du Monde", 2, 6, 0, 0, &ex_engine},
+    {OD_GAME_ID, "Odyssée-land", 2, 4, RULES_FLAG_COLOSSAL, 6, &od_engine},
 };
 
 const rules_game *rules_games(size_t *count)

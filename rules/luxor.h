@@ -43,6 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define LX_GAME_ID "luxor" /* its id in the game table, the archive and observations */
 #define LX_MAX_SEATS 4
 #define LX_ROWS 10
 #define LX_SLOTS 8

@@ -61,6 +61,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define OD_GAME_ID "odysseeland" /* its id in the game table, the archive and observations */
 #define OD_MAX_SEATS 4
 #define OD_COLOUR_MAX 16
 #define OD_COLUMNS 11              /* A..K */
