@@ -249,10 +249,11 @@ static vision_status learn(const vision_registration *registration, const vision
     int stacks[VISION_EL_TILES_MAX];
     int stack_count = stacks_of(truth, &scenery, row0, col0, stacks);
     bool size_known = learnt.piece_height_mm > 0.0;
-    vision_el_model first = learnt;
+    vision_el_model guess = learnt; /* the pieces as the last round saw them */
     for (int round = 0; round < 2; round++) {
+        vision_el_model next = learnt; /* what earlier photos taught, and this round's pieces */
         el_evidence evidence;
-        status = el_evidence_init(&evidence, &table, &scenery, round == 0 ? NULL : &first);
+        status = el_evidence_init(&evidence, &table, &scenery, round == 0 ? NULL : &guess);
         if (status != VISION_OK)
             return status;
         if (!size_known) {
@@ -262,42 +263,29 @@ static vision_status learn(const vision_registration *registration, const vision
                 el_evidence_free(&evidence);
                 return VISION_BAD_INPUT;
             }
-            first.piece_diameter_mm = 2.0 * r;
-            first.piece_height_mm = h;
+            next.piece_diameter_mm = 2.0 * r;
+            next.piece_height_mm = h;
         }
-        first.colour_count = learnt.colour_count;
-        memcpy(first.colour_mean, learnt.colour_mean, sizeof first.colour_mean);
-        memcpy(first.colour_spread, learnt.colour_spread, sizeof first.colour_spread);
-        memcpy(first.colour_samples, learnt.colour_samples, sizeof first.colour_samples);
-        double radius = first.piece_diameter_mm / 2.0;
         for (int i = 0; i < stack_count; i++) {
             const vision_el_tile *t = &truth->tiles[stacks[i]];
-            int colour = model_colour(&first, truth->colours[t->top]);
+            int colour = model_colour(&next, truth->colours[t->top]);
             if (colour < 0) {
                 el_evidence_free(&evidence);
                 snprintf(error, size, "more than %d colours to learn", VISION_COLOURS_MAX);
                 return VISION_BAD_INPUT;
             }
             el_stack_fit fit;
-            el_stack_fit_tile(&evidence, registration, row0 + t->row, col0 + t->col, radius,
-                              first.piece_height_mm, t->height, &fit);
+            el_stack_fit_tile(&evidence, registration, row0 + t->row, col0 + t->col,
+                              next.piece_diameter_mm / 2.0, next.piece_height_mm, t->height,
+                              &fit);
             if (fit.found)
-                add_sample(first.colour_mean[colour], first.colour_spread[colour],
-                           &first.colour_samples[colour], fit.top_colour);
+                add_sample(next.colour_mean[colour], next.colour_spread[colour],
+                           &next.colour_samples[colour], fit.top_colour);
         }
         el_evidence_free(&evidence);
-        for (int i = 0; i < first.colour_count; i++)
-            for (int c = 0; c < 3; c++)
-                if (first.colour_spread[i][c] < SPREAD_FLOOR)
-                    first.colour_spread[i][c] = SPREAD_FLOOR;
+        guess = next;
     }
-    learnt.piece_diameter_mm = first.piece_diameter_mm;
-    learnt.piece_height_mm = first.piece_height_mm;
-    learnt.colour_count = first.colour_count;
-    memcpy(learnt.colours, first.colours, sizeof learnt.colours);
-    memcpy(learnt.colour_mean, first.colour_mean, sizeof learnt.colour_mean);
-    memcpy(learnt.colour_spread, first.colour_spread, sizeof learnt.colour_spread);
-    memcpy(learnt.colour_samples, first.colour_samples, sizeof learnt.colour_samples);
+    learnt = guess;
 
     /* Tokens: the colours on their tile that are not its art. */
     for (int i = 0; i < truth->tile_count; i++) {

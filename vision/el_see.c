@@ -449,9 +449,10 @@ static double grid_cost(const turned_mask *turned, double pitch, double phase_u,
     return cost;
 }
 
-/* How strongly the table's colour changes across lines of the grid turned by angle, from the
- * table's centre, in quarter millimetres: edge[axis][bin] for u (axis 0) and v (axis 1) over
- * [low, low + bins / 4) of each, counting only pixels between two held cells. The gap between
+/* The line marks (colour_change) summed across lines of the grid turned by angle, from the
+ * table's centre, in quarter millimetres: profile[axis][bin] for u (axis 0) and v (axis 1) over
+ * [low, low + bins / 4) of each, and after the bins how many pixels each sums, counting only
+ * pixels between two held cells. The gap between
  * two tiles is often narrower than a pixel, so it is the change of colour at a tile's edge (its
  * art ending, its cut side, the gap's shadow) that marks it, not the mat showing through. */
 #define PROFILE_BINS_PER_MM 4
@@ -504,14 +505,14 @@ static float *colour_change(const el_table *table, int axis)
 
 static void gap_profiles(const el_table *table, const float *change[2], double angle,
                          const double low[2], const double high[2], int bins,
-                         const coarse_cells *cells, int stride, float *share[2])
+                         const coarse_cells *cells, int stride, float *profile[2])
 {
     double cx = table->width / 2.0, cy = table->height / 2.0;
     double cu = cos(angle), su = sin(angle);
-    float *count[2] = {share[0] + bins, share[1] + bins}; /* scratch after each share */
+    float *count[2] = {profile[0] + bins, profile[1] + bins}; /* the pixels summed, after each */
     for (int axis = 0; axis < 2; axis++)
         for (int i = 0; i < bins; i++)
-            share[axis][i] = count[axis][i] = 0.0f;
+            profile[axis][i] = count[axis][i] = 0.0f;
     /* The table's pixels that can fall in the span: its corners' bounding box. */
     double x_low = INFINITY, x_high = -INFINITY, y_low = INFINITY, y_high = -INFINITY;
     for (int corner = 0; corner < 4; corner++) {
@@ -533,25 +534,25 @@ static void gap_profiles(const el_table *table, const float *change[2], double a
             size_t at = (size_t)y * (size_t)table->width + (size_t)x;
             int bu = (int)((u - low[0]) * PROFILE_BINS_PER_MM), bv = (int)((v - low[1]) * PROFILE_BINS_PER_MM);
             if (bu < bins && between_tiles(cells, u, v, 0)) {
-                share[0][bu] += change[0][at];
+                profile[0][bu] += change[0][at];
                 count[0][bu] += 1.0f;
             }
             if (bv < bins && between_tiles(cells, u, v, 1)) {
-                share[1][bv] += change[1][at];
+                profile[1][bv] += change[1][at];
                 count[1][bv] += 1.0f;
             }
         }
 }
 
 /* The interior gap lines along one axis: the pitch and the first line's place (mm from low)
- * that put the most mat under `lines` lines; their mean share of mat. */
+ * that put the most mat under `lines` lines; their mean profile of mat. */
 typedef struct comb_search {
     double pitch_reach, pitch_step; /* pitches tried: the guess ± reach */
     double first_reach, first_step; /* first lines tried: the guess ± reach */
 } comb_search;
 
 #define WINDOW 3 /* bins either side of a line: a gap is 0.5-2.5 mm wide */
-static double comb_fit(const float *share, int bins, int lines, double pitch_guess,
+static double comb_fit(const float *profile, int bins, int lines, double pitch_guess,
                        double first_guess, const comb_search *search, double *pitch,
                        double *first)
 {
@@ -564,18 +565,14 @@ static double comb_fit(const float *share, int bins, int lines, double pitch_gue
             for (int k = 0; k < lines; k++) {
                 double at = (f + k * p) * PROFILE_BINS_PER_MM;
                 int b = (int)floor(at);
-                if (b < 1 || b + 2 >= bins) {
-                    sum = -1.0;
-                    break;
-                }
                 if (b < WINDOW || b + WINDOW + 1 >= bins) {
                     sum = -1.0;
                     break;
                 }
                 double window = 0.0, weight = 0.0;
                 for (int d = -WINDOW; d <= WINDOW; d++) {
-                    window += share[b + d];
-                    weight += share[bins + b + d];
+                    window += profile[b + d];
+                    weight += profile[bins + b + d];
                 }
                 sum += weight > 0.0 ? window / weight : 0.0;
             }
@@ -734,7 +731,7 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
         free(cells);
         return VISION_NOMEM;
     }
-    float *share[2] = {profiles, profiles + 2 * bins};
+    float *profile[2] = {profiles, profiles + 2 * bins};
     float *change[2] = {colour_change(table, 0), colour_change(table, 1)};
     if (!change[0] || !change[1]) {
         free(change[0]);
@@ -762,12 +759,12 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
                  a <= centre + stages[stage].reach_deg * PI / 180.0 + 1e-9;
                  a += stages[stage].step_deg * PI / 180.0) {
                 gap_profiles(table, (const float **)change, a, low, high, bins, cells,
-                             stages[stage].stride, share);
+                             stages[stage].stride, profile);
                 double score = 0.0, p[2] = {guess_pitch[0], guess_pitch[1]},
                        f[2] = {guess_first[0], guess_first[1]};
                 for (int axis = 0; axis < 2; axis++)
                     if (lines[axis] > 0)
-                        score += comb_fit(share[axis], bins, lines[axis], guess_pitch[axis],
+                        score += comb_fit(profile[axis], bins, lines[axis], guess_pitch[axis],
                                           guess_first[axis], &comb, &p[axis], &f[axis]);
                 if (score > best_score) {
                     best_score = score;

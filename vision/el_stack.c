@@ -108,26 +108,38 @@ static capsule capsule_of(const vision_registration *registration, const double 
     return c;
 }
 
+/* The table pixels around the capsule grown by margin_mm: [x0, x1] x [y0, y1]. */
+static void capsule_bounds(const capsule *c, double margin_mm, int *x0, int *x1, int *y0, int *y1)
+{
+    double reach = fmax(c->from_radius, c->to_radius) + margin_mm;
+    *x0 = (int)floor(fmin(c->from[0], c->to[0]) - reach);
+    *x1 = (int)ceil(fmax(c->from[0], c->to[0]) + reach);
+    *y0 = (int)floor(fmin(c->from[1], c->to[1]) - reach);
+    *y1 = (int)ceil(fmax(c->from[1], c->to[1]) + reach);
+}
+
+/* Whether pixel (x, y)'s centre lies within the capsule grown by margin_mm. */
+static bool capsule_covers(const capsule *c, int x, int y, double margin_mm)
+{
+    double dx = c->to[0] - c->from[0], dy = c->to[1] - c->from[1];
+    double length2 = dx * dx + dy * dy;
+    double px = x + 0.5 - c->from[0], py = y + 0.5 - c->from[1];
+    double t = length2 > 1e-9 ? (px * dx + py * dy) / length2 : 0.0;
+    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+    double ex = px - t * dx, ey = py - t * dy;
+    double r = c->from_radius + t * (c->to_radius - c->from_radius) + margin_mm;
+    return ex * ex + ey * ey <= r * r;
+}
+
 /* The capsule's pixels: +1 each that looks like a piece, -1 each that looks like the scenery.
  * *piece and *scenery count them. */
 static double capsule_score(el_evidence *evidence, const capsule *c, int *piece, int *scenery)
 {
-    double dx = c->to[0] - c->from[0], dy = c->to[1] - c->from[1];
-    double length2 = dx * dx + dy * dy;
-    double reach = fmax(c->from_radius, c->to_radius);
-    int x0 = (int)floor(fmin(c->from[0], c->to[0]) - reach);
-    int x1 = (int)ceil(fmax(c->from[0], c->to[0]) + reach);
-    int y0 = (int)floor(fmin(c->from[1], c->to[1]) - reach);
-    int y1 = (int)ceil(fmax(c->from[1], c->to[1]) + reach);
-    int yes = 0, no = 0;
+    int x0, x1, y0, y1, yes = 0, no = 0;
+    capsule_bounds(c, 0.0, &x0, &x1, &y0, &y1);
     for (int y = y0; y <= y1; y++)
         for (int x = x0; x <= x1; x++) {
-            double px = x + 0.5 - c->from[0], py = y + 0.5 - c->from[1];
-            double t = length2 > 1e-9 ? (px * dx + py * dy) / length2 : 0.0;
-            t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
-            double ex = px - t * dx, ey = py - t * dy;
-            double r = c->from_radius + t * (c->to_radius - c->from_radius);
-            if (ex * ex + ey * ey > r * r)
+            if (!capsule_covers(c, x, y, 0.0))
                 continue;
             int e = evidence_at(evidence, x, y);
             yes += e == 1;
@@ -144,22 +156,13 @@ void el_evidence_explain(el_evidence *evidence, const vision_registration *regis
     capsule c = capsule_of(registration, fit->foot_mm, radius_mm,
                            EL_TILE_THICKNESS_MM + fit->height * piece_mm);
     const el_table *table = evidence->table;
-    double dx = c.to[0] - c.from[0], dy = c.to[1] - c.from[1];
-    double length2 = dx * dx + dy * dy, reach = fmax(c.from_radius, c.to_radius) + 1.0;
-    for (int y = (int)floor(fmin(c.from[1], c.to[1]) - reach);
-         y <= (int)ceil(fmax(c.from[1], c.to[1]) + reach); y++)
-        for (int x = (int)floor(fmin(c.from[0], c.to[0]) - reach);
-             x <= (int)ceil(fmax(c.from[0], c.to[0]) + reach); x++) {
-            if (x < 0 || y < 0 || x >= table->width || y >= table->height)
-                continue;
-            double px = x + 0.5 - c.from[0], py = y + 0.5 - c.from[1];
-            double t = length2 > 1e-9 ? (px * dx + py * dy) / length2 : 0.0;
-            t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
-            double ex = px - t * dx, ey = py - t * dy;
-            double r = c.from_radius + t * (c.to_radius - c.from_radius) + 1.0; /* its blurred rim */
-            if (ex * ex + ey * ey <= r * r)
+    const double rim = 1.0; /* the capsule's blurred edge */
+    int x0, x1, y0, y1;
+    capsule_bounds(&c, rim, &x0, &x1, &y0, &y1);
+    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < table->height; y++)
+        for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < table->width; x++)
+            if (capsule_covers(&c, x, y, rim))
                 evidence->value[(size_t)y * (size_t)table->width + (size_t)x] = -1;
-        }
 }
 
 /* The best foot for one height: every COARSE_MM over the tile, then every FINE_MM around. */
