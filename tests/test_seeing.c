@@ -62,9 +62,9 @@ static void test_seeing_grid_puts_every_tile_in_its_cell(void **state)
     (void)state;
     static vision_el_observation truth;
     plain_layout(&truth);
-    for (uint64_t scene = 1; scene <= 3; scene++) {
+    for (uint64_t scene = 1; scene <= 8; scene++) {
         photo p;
-        take(&p, &truth, 5, scene);
+        take(&p, &truth, scene <= 4 ? 5 : 2, scene);
         char error[256];
         el_balance balance;
         assert_int_equal(el_balance_measure(&p.frame, &p.registration, &p.config.mat, &balance,
@@ -87,13 +87,13 @@ static void test_seeing_grid_puts_every_tile_in_its_cell(void **state)
                 row0 = row;
                 col0 = col;
             }
-            /* The same cell as the truth says, and its centre within 5 mm (an eighth of a tile) of
-             * the tile's: tiles lie a millimetre or so off any grid, and reading a tile's art
-             * looks 1.2 mm either way. */
+            /* The same cell as the truth says, and its centre within 3 mm of the tile's: tiles
+             * lie a millimetre or so off any grid, and reading a tile's art looks 1.2 mm either
+             * way. (At 6764e1e tiles lay up to 12 mm off in bench_seeing's photos.) */
             assert_int_equal(row - row0, truth.tiles[i].row);
             assert_int_equal(col - col0, truth.tiles[i].col);
-            assert_true(fabs(u) * grid.pitch_mm < 5.0);
-            assert_true(fabs(v) * grid.pitch_mm < 5.0);
+            assert_true(fabs(u) * grid.pitch_mm < 3.0);
+            assert_true(fabs(v) * grid.pitch_mm < 3.0);
             assert_true(grid.tile[row][col]);
         }
         /* The turn of the layout, within half a degree of the tiles' mean. */
