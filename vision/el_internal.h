@@ -152,6 +152,11 @@ typedef struct el_evidence {
     const el_scenery *scenery;
     const vision_el_model *model; /* borrowed; its colours count when colour_count > 0 */
     signed char *value;           /* table-sized; -2: not worked out yet */
+    /* Per row, how many pixels before x look like a piece, and like the scenery: (width + 1)
+     * a row, brought up to date where a search is about to look (row_stale says which rows
+     * changed since). */
+    int32_t *piece_sum, *scenery_sum;
+    unsigned char *row_stale;
 } el_evidence;
 
 vision_status el_evidence_init(el_evidence *evidence, const el_table *table,

@@ -12,6 +12,7 @@
  */
 #include "el_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,21 +27,35 @@
 vision_status el_evidence_init(el_evidence *evidence, const el_table *table,
                                const el_scenery *scenery, const vision_el_model *model)
 {
+    memset(evidence, 0, sizeof *evidence);
     evidence->table = table;
     evidence->scenery = scenery;
     evidence->model = model;
     size_t pixels = (size_t)table->width * (size_t)table->height;
+    size_t sums = (size_t)(table->width + 1) * (size_t)table->height;
     evidence->value = malloc(pixels);
-    if (!evidence->value)
+    evidence->piece_sum = malloc(sums * sizeof *evidence->piece_sum);
+    evidence->scenery_sum = malloc(sums * sizeof *evidence->scenery_sum);
+    evidence->row_stale = malloc((size_t)table->height);
+    if (!evidence->value || !evidence->piece_sum || !evidence->scenery_sum ||
+        !evidence->row_stale) {
+        el_evidence_free(evidence);
         return VISION_NOMEM;
+    }
     memset(evidence->value, NOT_YET, pixels);
+    memset(evidence->row_stale, 1, (size_t)table->height);
     return VISION_OK;
 }
 
 void el_evidence_free(el_evidence *evidence)
 {
     free(evidence->value);
+    free(evidence->piece_sum);
+    free(evidence->scenery_sum);
+    free(evidence->row_stale);
     evidence->value = NULL;
+    evidence->piece_sum = evidence->scenery_sum = NULL;
+    evidence->row_stale = NULL;
 }
 
 /* The squared distance (EL_OUTLIER² units) from seen to the nearest piece colour under the
@@ -94,57 +109,150 @@ static void seen_at(const vision_registration *registration, const double foot[2
     *seen_radius = radius * camera_height / (camera_height - z);
 }
 
+/* The hull of two discs (every disc between them lies in it: a disc's centre and radius are
+ * both linear in z / (H - z)). */
 typedef struct capsule {
     double from[2], to[2]; /* the foot's and the top's disc centres */
     double from_radius, to_radius;
+    bool band;             /* false when one disc holds the other */
+    double corner[4][2];   /* the band between the discs' outer tangents, a quadrilateral */
 } capsule;
+
+static capsule capsule_make(const double from[2], double from_radius, const double to[2],
+                            double to_radius)
+{
+    capsule c = {{from[0], from[1]}, {to[0], to[1]}, from_radius, to_radius, false, {{0}}};
+    double ux = to[0] - from[0], uy = to[1] - from[1], d = hypot(ux, uy);
+    c.band = d > fabs(from_radius - to_radius) + 1e-9;
+    if (!c.band)
+        return c;
+    ux /= d;
+    uy /= d;
+    /* An outer tangent's normal m has m.u = (r0 - r1) / d; it touches each disc at its
+     * centre + radius m. */
+    const double *centre[2] = {from, to}, radius[2] = {from_radius, to_radius};
+    double a = (from_radius - to_radius) / d, b = sqrt(1.0 - a * a);
+    for (int side = 0; side < 2; side++) {
+        double sign = side ? -1.0 : 1.0;
+        double mx = a * ux - sign * b * uy, my = a * uy + sign * b * ux;
+        for (int i = 0; i < 2; i++) {
+            double *p = c.corner[side ? 3 - i : i];
+            p[0] = centre[i][0] + radius[i] * mx;
+            p[1] = centre[i][1] + radius[i] * my;
+        }
+    }
+    return c;
+}
 
 static capsule capsule_of(const vision_registration *registration, const double foot[2],
                           double radius, double top_z)
 {
-    capsule c;
-    seen_at(registration, foot, EL_TILE_THICKNESS_MM, radius, c.from, &c.from_radius);
-    seen_at(registration, foot, top_z, radius, c.to, &c.to_radius);
-    return c;
+    double from[2], to[2], from_radius, to_radius;
+    seen_at(registration, foot, EL_TILE_THICKNESS_MM, radius, from, &from_radius);
+    seen_at(registration, foot, top_z, radius, to, &to_radius);
+    return capsule_make(from, from_radius, to, to_radius);
 }
 
-/* The table pixels around the capsule grown by margin_mm: [x0, x1] x [y0, y1]. */
-static void capsule_bounds(const capsule *c, double margin_mm, int *x0, int *x1, int *y0, int *y1)
+/* The table pixels around the capsule: [x0, x1] x [y0, y1]. */
+static void capsule_bounds(const capsule *c, int *x0, int *x1, int *y0, int *y1)
 {
-    double reach = fmax(c->from_radius, c->to_radius) + margin_mm;
+    double reach = fmax(c->from_radius, c->to_radius);
     *x0 = (int)floor(fmin(c->from[0], c->to[0]) - reach);
     *x1 = (int)ceil(fmax(c->from[0], c->to[0]) + reach);
     *y0 = (int)floor(fmin(c->from[1], c->to[1]) - reach);
     *y1 = (int)ceil(fmax(c->from[1], c->to[1]) + reach);
 }
 
-/* Whether pixel (x, y)'s centre lies within the capsule grown by margin_mm. */
-static bool capsule_covers(const capsule *c, int x, int y, double margin_mm)
+/*
+ * The pixels of table row y whose centres the capsule covers: [*from, *to], within the table;
+ * false when there are none. A row crosses the hull in one run: where it crosses the two discs
+ * and the band. Scores then cost a row's run, not its pixels.
+ */
+static bool capsule_row(const capsule *c, int y, int width, int *from, int *to)
 {
-    double dx = c->to[0] - c->from[0], dy = c->to[1] - c->from[1];
-    double length2 = dx * dx + dy * dy;
-    double px = x + 0.5 - c->from[0], py = y + 0.5 - c->from[1];
-    double t = length2 > 1e-9 ? (px * dx + py * dy) / length2 : 0.0;
-    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
-    double ex = px - t * dx, ey = py - t * dy;
-    double r = c->from_radius + t * (c->to_radius - c->from_radius) + margin_mm;
-    return ex * ex + ey * ey <= r * r;
+    double line = y + 0.5, low = INFINITY, high = -INFINITY;
+    const double *centre[2] = {c->from, c->to}, radius[2] = {c->from_radius, c->to_radius};
+    for (int i = 0; i < 2; i++) {
+        double dy = line - centre[i][1];
+        if (fabs(dy) <= radius[i]) {
+            double half = sqrt(radius[i] * radius[i] - dy * dy);
+            low = fmin(low, centre[i][0] - half);
+            high = fmax(high, centre[i][0] + half);
+        }
+    }
+    for (int i = 0; c->band && i < 4; i++) {
+        const double *p = c->corner[i], *q = c->corner[(i + 1) % 4];
+        if ((p[1] - line) * (q[1] - line) > 0.0)
+            continue;
+        if (p[1] == q[1]) { /* the edge lies on the row */
+            low = fmin(low, fmin(p[0], q[0]));
+            high = fmax(high, fmax(p[0], q[0]));
+            continue;
+        }
+        double x = p[0] + (line - p[1]) / (q[1] - p[1]) * (q[0] - p[0]);
+        low = fmin(low, x);
+        high = fmax(high, x);
+    }
+    if (low > high)
+        return false;
+    double first = ceil(low - 0.5), last = floor(high - 0.5);
+    first = first < 0.0 ? 0.0 : first;
+    last = last > width - 1 ? width - 1 : last;
+    if (first > last)
+        return false;
+    *from = (int)first;
+    *to = (int)last;
+    return true;
+}
+
+/* Works out the evidence over [x0, x1] x [y0, y1] (clipped to the table) and brings the rows'
+ * running counts up to date, so that capsule_score can read any capsule within. */
+static void evidence_prepare(el_evidence *evidence, int x0, int x1, int y0, int y1)
+{
+    const el_table *table = evidence->table;
+    int width = table->width;
+    x0 = x0 < 0 ? 0 : x0;
+    x1 = x1 >= width ? width - 1 : x1;
+    y0 = y0 < 0 ? 0 : y0;
+    y1 = y1 >= table->height ? table->height - 1 : y1;
+    for (int y = y0; y <= y1; y++) {
+        const signed char *value = evidence->value + (size_t)y * (size_t)width;
+        for (int x = x0; x <= x1; x++)
+            if (value[x] == NOT_YET) {
+                evidence_at(evidence, x, y);
+                evidence->row_stale[y] = 1;
+            }
+        if (!evidence->row_stale[y])
+            continue;
+        int32_t *piece = evidence->piece_sum + (size_t)y * (size_t)(width + 1);
+        int32_t *scenery = evidence->scenery_sum + (size_t)y * (size_t)(width + 1);
+        piece[0] = scenery[0] = 0;
+        for (int x = 0; x < width; x++) {
+            piece[x + 1] = piece[x] + (value[x] == 1);
+            scenery[x + 1] = scenery[x] + (value[x] == 0);
+        }
+        evidence->row_stale[y] = 0;
+    }
 }
 
 /* The capsule's pixels: +1 each that looks like a piece, -1 each that looks like the scenery.
- * *piece and *scenery count them. */
-static double capsule_score(el_evidence *evidence, const capsule *c, int *piece, int *scenery)
+ * *piece and *scenery count them. The evidence must be prepared over the capsule. */
+static double capsule_score(const el_evidence *evidence, const capsule *c, int *piece,
+                            int *scenery)
 {
+    const el_table *table = evidence->table;
+    size_t stride = (size_t)table->width + 1;
     int x0, x1, y0, y1, yes = 0, no = 0;
-    capsule_bounds(c, 0.0, &x0, &x1, &y0, &y1);
-    for (int y = y0; y <= y1; y++)
-        for (int x = x0; x <= x1; x++) {
-            if (!capsule_covers(c, x, y, 0.0))
-                continue;
-            int e = evidence_at(evidence, x, y);
-            yes += e == 1;
-            no += e == 0;
-        }
+    capsule_bounds(c, &x0, &x1, &y0, &y1);
+    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < table->height; y++) {
+        int from, to;
+        if (!capsule_row(c, y, table->width, &from, &to))
+            continue;
+        const int32_t *p = evidence->piece_sum + (size_t)y * stride;
+        const int32_t *s = evidence->scenery_sum + (size_t)y * stride;
+        yes += p[to + 1] - p[from];
+        no += s[to + 1] - s[from];
+    }
     *piece = yes;
     *scenery = no;
     return yes - no;
@@ -153,16 +261,22 @@ static double capsule_score(el_evidence *evidence, const capsule *c, int *piece,
 void el_evidence_explain(el_evidence *evidence, const vision_registration *registration,
                          const el_stack_fit *fit, double radius_mm, double piece_mm)
 {
-    capsule c = capsule_of(registration, fit->foot_mm, radius_mm,
-                           EL_TILE_THICKNESS_MM + fit->height * piece_mm);
-    const el_table *table = evidence->table;
     const double rim = 1.0; /* the capsule's blurred edge */
+    capsule fitted = capsule_of(registration, fit->foot_mm, radius_mm,
+                                EL_TILE_THICKNESS_MM + fit->height * piece_mm);
+    capsule c = capsule_make(fitted.from, fitted.from_radius + rim, fitted.to,
+                             fitted.to_radius + rim);
+    const el_table *table = evidence->table;
     int x0, x1, y0, y1;
-    capsule_bounds(&c, rim, &x0, &x1, &y0, &y1);
-    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < table->height; y++)
-        for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < table->width; x++)
-            if (capsule_covers(&c, x, y, rim))
-                evidence->value[(size_t)y * (size_t)table->width + (size_t)x] = -1;
+    capsule_bounds(&c, &x0, &x1, &y0, &y1);
+    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < table->height; y++) {
+        int from, to;
+        if (!capsule_row(&c, y, table->width, &from, &to))
+            continue;
+        memset(evidence->value + (size_t)y * (size_t)table->width + (size_t)from, -1,
+               (size_t)(to - from + 1));
+        evidence->row_stale[y] = 1;
+    }
 }
 
 /* The best foot for one height: every COARSE_MM over the tile, then every FINE_MM around. */
@@ -217,6 +331,23 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     double room = fmax(1.0, scenery->mat->tile_mm / 2.0 - radius_mm);
 
     int low = height > 0 ? height : 1, high = height > 0 ? height : VISION_EL_STACK_MAX;
+    while (high > low && EL_TILE_THICKNESS_MM + high * piece_mm >= registration->camera_mm[2] * 0.9)
+        high--;
+    /* Every capsule tried lies within those of the highest stack at the room's corners. */
+    int x0 = INT_MAX, x1 = INT_MIN, y0 = INT_MAX, y1 = INT_MIN;
+    for (int corner = 0; corner < 4; corner++) {
+        double at[2] = {centre[0] + (corner & 1 ? room : -room),
+                        centre[1] + (corner & 2 ? room : -room)};
+        capsule c = capsule_of(registration, at, radius_mm,
+                               EL_TILE_THICKNESS_MM + high * piece_mm);
+        int cx0, cx1, cy0, cy1;
+        capsule_bounds(&c, &cx0, &cx1, &cy0, &cy1);
+        x0 = cx0 < x0 ? cx0 : x0;
+        x1 = cx1 > x1 ? cx1 : x1;
+        y0 = cy0 < y0 ? cy0 : y0;
+        y1 = cy1 > y1 ? cy1 : y1;
+    }
+    evidence_prepare(evidence, x0, x1, y0, y1);
     double best = -INFINITY;
     int best_piece = 0, best_scenery = 0;
     for (int k = 1; k <= VISION_EL_STACK_MAX; k++)
