@@ -20,8 +20,8 @@
 #define NOT_YET (-2)
 #define PIECE_LIKELIER 0.3f /* a piece's colour this much nearer than the scenery's is a piece */
 #define PIECE_NEAR 0.25f    /* ...and near a piece's colour at all (in EL_OUTLIER² units) */
-#define COARSE_MM 2.0       /* the feet tried first, then around the best every FINE_MM */
-#define FINE_MM 0.5
+#define COARSE_MM 4.0       /* the feet tried first over the tile; then around the best, */
+#define FINE_MM 0.5         /* at half the step each time down to this */
 #define FILLED 0.6          /* a capsule this much piece is a stack */
 
 vision_status el_evidence_init(el_evidence *evidence, const el_table *table,
@@ -279,22 +279,23 @@ void el_evidence_explain(el_evidence *evidence, const vision_registration *regis
     }
 }
 
-/* The best foot for one height: every COARSE_MM over the tile, then every FINE_MM around. */
+/* The best foot for one height: every COARSE_MM over the tile (a capsule's score changes
+ * over its radius, more than COARSE_MM), then the eight feet around the best at half the step,
+ * down to FINE_MM. */
 static double best_foot(el_evidence *evidence, const vision_registration *registration,
                         const double centre[2], double room, double radius, double top_z,
                         double foot[2], int *piece, int *scenery)
 {
     double best = -INFINITY;
     double around[2] = {centre[0], centre[1]};
-    double steps[2] = {COARSE_MM, FINE_MM}, reaches[2] = {room, COARSE_MM};
-    for (int stage = 0; stage < 2; stage++) {
-        double step = steps[stage], reach = reaches[stage];
+    for (double step = COARSE_MM, reach = room; step >= FINE_MM - 1e-9;
+         reach = step / 2, step /= 2) {
         double base[2] = {around[0], around[1]};
         for (double dy = -reach; dy <= reach + 1e-9; dy += step)
             for (double dx = -reach; dx <= reach + 1e-9; dx += step) {
                 double at[2] = {base[0] + dx, base[1] + dy};
-                if (stage == 1 && (fabs(at[0] - centre[0]) > room + 1e-9 ||
-                                   fabs(at[1] - centre[1]) > room + 1e-9))
+                if (fabs(at[0] - centre[0]) > room + 1e-9 ||
+                    fabs(at[1] - centre[1]) > room + 1e-9)
                     continue;
                 capsule c = capsule_of(registration, at, radius, top_z);
                 int yes, no;
