@@ -5,7 +5,8 @@
  *   bench_seeing accuracy [--boxes N] [--per-box M] [--seed S] [--hands] [--save DIR]
  *       N boxes (default 30; box b has box seed S*1000+b and 2, 3 or 4 players by b), each
  *       taught from one render of the teaching layout (calibration_teach_layout) at a scene of
- *       its own (box seed * 1000), then M (default 10) renders of random games (expansion on:
+ *       its own (box seed * 1000; when the learner refuses it, as a user would, another at
+ *       box seed * 1000 + 501.., four photos at most, counted in the report), then M (default 10) renders of random games (expansion on:
  *       boats and snakes) stopped at random points, every other one in the game's last tenth
  *       (layouts up to 10x10, stacks up to 5), 1920x1080, at scene seeds box seed * 1000 + 1..M:
  *       registered (no camera), recognised and compared with the truth. The renderer draws the
@@ -639,10 +640,13 @@ typedef struct box_taught {
     vision_image frame;
     vision_el_model model;
     bool ready, saved;
+    int retakes;        /* teaching photos taken again after a refusal */
     char why[1024];
 } box_taught;
 
-static void teach_box(box_taught *box)
+#define TEACH_TAKES 4
+
+static void teach_once(box_taught *box)
 {
     char error[512];
     box->ready = false;
@@ -680,6 +684,25 @@ static void teach_box(box_taught *box)
         return;
     }
     box->ready = true;
+}
+
+/* Teaches the box as its owner would: when the learner refuses the photo (its message says
+ * how to take a better one) or a marker is not seen, another photo is taken, at most
+ * TEACH_TAKES in all, at scenes box seed * 1000 + 500 + k (evaluation scenes are 1..M). */
+static void teach_box(box_taught *box)
+{
+    uint64_t first = box->scene_seed;
+    for (int take = 0; take < TEACH_TAKES; take++) {
+        if (take > 0) {
+            vision_image_free(&box->frame);
+            box->scene_seed = box->box_seed * 1000 + 500 + (uint64_t)take;
+            box->retakes++;
+        }
+        teach_once(box);
+        if (box->ready)
+            return;
+    }
+    box->scene_seed = first;
 }
 
 /* Writes the box's teaching image, truth and profile once, so that a failing image of it can
@@ -782,7 +805,7 @@ static int accuracy(const accuracy_options *options)
     vision_mat_default(&mat);
     double started = bench_seconds();
     double render_s = 0.0, register_s = 0.0, recognise_s = 0.0;
-    int done = 0, saved = 0, boxes_failed = 0;
+    int done = 0, saved = 0, boxes_failed = 0, retakes = 0, boxes_retaken = 0;
     long failures[4] = {0, 0, 0, 0}; /* render, register, recognise, game */
     char first_failure[4][600] = {"", "", "", ""};
 
@@ -793,6 +816,8 @@ static int accuracy(const accuracy_options *options)
         box->box_seed = options->seed * 1000 + (uint64_t)b;
         box->scene_seed = box->box_seed * 1000; /* evaluation scenes are box_seed*1000 + 1.. */
         teach_box(box);
+        retakes += box->retakes;
+        boxes_retaken += box->retakes > 0;
         if (!box->ready) {
             boxes_failed++;
             fprintf(stderr, "box %d (box seed %llu): %s\n", b,
@@ -942,9 +967,14 @@ static int accuracy(const accuracy_options *options)
         if (failures[k])
             printf("  %s FAILED on %ld images (first: %s)\n", failure_names[k], failures[k],
                    first_failure[k]);
+    if (retakes)
+        printf("  %d teaching photos taken again (of %d boxes) after the learner refused one or "
+               "a marker was not seen, as its message asks a user to\n",
+               retakes, boxes_retaken);
     if (boxes_failed)
-        printf("  %d of %d boxes could not be taught (their images count as unread)\n",
-               boxes_failed, options->boxes);
+        printf("  %d of %d boxes could not be taught in %d photos (their images count as "
+               "unread)\n",
+               boxes_failed, options->boxes, TEACH_TAKES);
 
     long types = all->type.right + all->type.wrong + all->type.unknown;
     long tops = all->top.right + all->top.wrong + all->top.unknown;
@@ -1132,7 +1162,7 @@ static int speed(int runs, uint64_t seed)
     for (int attempt = 0; attempt < 20 && !box->ready; attempt++) {
         box->scene_seed = box->box_seed * 1000 + 999 - (uint64_t)attempt;
         vision_image_free(&box->frame);
-        teach_box(box);
+        teach_once(box);
         if (!box->ready)
             fprintf(stderr, "bench_seeing: box %llu, teaching scene %llu: %s\n",
                     (unsigned long long)box->box_seed, (unsigned long long)box->scene_seed,

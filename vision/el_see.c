@@ -659,6 +659,46 @@ static void outer_edges(const el_table *table, double angle, double pitch, doubl
     free(found[1]);
 }
 
+/* Keeps the largest edge-connected group of tile cells. The tiles of Expedition Luxor lie as
+ * one layout, each placed against another's edge (RULES.md, the turn); a patch of something
+ * apart from it (glare spilling over the mat, a box lid, a cup) is not a tile. */
+static void keep_largest_layout(el_grid *grid)
+{
+    static const int step[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    int group[EL_CELLS_MAX][EL_CELLS_MAX], size[EL_CELLS_MAX * EL_CELLS_MAX + 1];
+    int queue[EL_CELLS_MAX * EL_CELLS_MAX][2], groups = 0, largest = 0;
+    memset(group, 0, sizeof group);
+    for (int r = 0; r < grid->rows; r++)
+        for (int c = 0; c < grid->cols; c++) {
+            if (!grid->tile[r][c] || group[r][c])
+                continue;
+            int head = 0, tail = 0, id = ++groups;
+            group[r][c] = id;
+            queue[tail][0] = r;
+            queue[tail++][1] = c;
+            while (head < tail) {
+                int qr = queue[head][0], qc = queue[head++][1];
+                for (int k = 0; k < 4; k++) {
+                    int nr = qr + step[k][0], nc = qc + step[k][1];
+                    if (nr < 0 || nc < 0 || nr >= grid->rows || nc >= grid->cols ||
+                        !grid->tile[nr][nc] || group[nr][nc])
+                        continue;
+                    group[nr][nc] = id;
+                    queue[tail][0] = nr;
+                    queue[tail++][1] = nc;
+                }
+            }
+            size[id] = tail;
+            largest = largest && size[largest] >= tail ? largest : id;
+        }
+    grid->tiles = 0;
+    for (int r = 0; r < grid->rows; r++)
+        for (int c = 0; c < grid->cols; c++) {
+            grid->tile[r][c] = grid->tile[r][c] && group[r][c] == largest;
+            grid->tiles += grid->tile[r][c];
+        }
+}
+
 vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid *grid)
 {
     memset(grid, 0, sizeof *grid);
@@ -827,8 +867,8 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
             double share_covered = total ? (double)hits / total : 0.0;
             /* A dark pictogram may look like the mat: a third of a cell is enough to look. */
             grid->tile[r][c] = share_covered >= EL_CELL_COVERED;
-            grid->tiles += grid->tile[r][c];
         }
+    keep_largest_layout(grid);
     return grid->tiles ? VISION_OK : VISION_BAD_INPUT;
 }
 
