@@ -211,6 +211,7 @@ typedef struct tally {
     long phantom;                 /* an adventurer seen on a tile without any */
     long empty_unknown;           /* a tile without adventurers whose top or height is unknown */
     long confident, confident_wrong;
+    long confident_of[4], confident_wrong_of[4]; /* the same per element: VISION_EL_TYPE.. */
     rwu top_by_height[VISION_EL_STACK_MAX + 1], height_by_height[VISION_EL_STACK_MAX + 1];
     long height_read[VISION_EL_STACK_MAX + 1][VISION_EL_STACK_MAX + 2]; /* [truth][read; unknown] */
 } tally;
@@ -239,6 +240,10 @@ static void tally_add(tally *into, const tally *from)
     into->empty_unknown += from->empty_unknown;
     into->confident += from->confident;
     into->confident_wrong += from->confident_wrong;
+    for (int k = 0; k < 4; k++) {
+        into->confident_of[k] += from->confident_of[k];
+        into->confident_wrong_of[k] += from->confident_wrong_of[k];
+    }
     for (int h = 0; h <= VISION_EL_STACK_MAX; h++) {
         rwu_add(&into->top_by_height[h], &from->top_by_height[h]);
         rwu_add(&into->height_by_height[h], &from->height_by_height[h]);
@@ -260,12 +265,14 @@ static void count(rwu *into, verdict v)
 }
 
 /* A confidence claim: reported (not unknown) with confidence >= CONFIDENT. */
-static void claim(tally *one, verdict v, float confidence)
+static void claim(tally *one, int element, verdict v, const float *confidence)
 {
-    if (v == UNKNOWN || confidence < CONFIDENT)
+    if (v == UNKNOWN || confidence[element] < CONFIDENT)
         return;
     one->confident++;
     one->confident_wrong += v == WRONG;
+    one->confident_of[element]++;
+    one->confident_wrong_of[element] += v == WRONG;
 }
 
 /* Appends a note on what went wrong to what (bounded). */
@@ -412,7 +419,7 @@ static int compare(const vision_el_observation *truth, const vision_el_observati
         one->extra++;
         badness += 2;
         exact = false;
-        claim(one, WRONG, shifted->tiles[i].confidence[VISION_EL_TYPE]);
+        claim(one, VISION_EL_TYPE, WRONG, shifted->tiles[i].confidence);
         note(what, "extra %s at r%dc%d", type_name(shifted->tiles[i].type), r, c);
     }
 
@@ -430,7 +437,7 @@ static int compare(const vision_el_observation *truth, const vision_el_observati
                                                        : WRONG;
         count(&one->type, type);
         if (s)
-            claim(one, type, s->confidence[VISION_EL_TYPE]);
+            claim(one, VISION_EL_TYPE, type, s->confidence);
         if (!s && !hidden && seen != &nothing) {
             if (missing++ < 3)
                 note(what, "r%dc%d %s missing", t->row, t->col, type_name(t->type));
@@ -447,7 +454,7 @@ static int compare(const vision_el_observation *truth, const vision_el_observati
         if (t->token != EL_NO_TOKEN)
             count(&one->tokens_lying, token);
         if (s)
-            claim(one, token, s->confidence[VISION_EL_TOKEN]);
+            claim(one, VISION_EL_TOKEN, token, s->confidence);
         if (s && token != RIGHT)
             note(what, "r%dc%d token %s read %s", t->row, t->col, token_name(t->token),
                  token_name(s->token));
@@ -495,8 +502,8 @@ static int compare(const vision_el_observation *truth, const vision_el_observati
             }
         }
         if (s) {
-            claim(one, top, s->confidence[VISION_EL_TOP]);
-            claim(one, height, s->confidence[VISION_EL_HEIGHT]);
+            claim(one, VISION_EL_TOP, top, s->confidence);
+            claim(one, VISION_EL_HEIGHT, height, s->confidence);
         }
         verdict all[4] = {type, top, height, token};
         for (int k = 0; k < 4; k++) {
@@ -995,6 +1002,12 @@ static int accuracy(const accuracy_options *options)
     printf("  confident but wrong   %8.3f%% of %ld elements reported with confidence >= %.1f "
            "(target < 0.1%%: %s)\n",
            honesty, all->confident, (double)CONFIDENT, met(honesty, 0.1 - 1e-12, false));
+    static const char *const element_names[4] = {"type", "top", "height", "token"};
+    printf("    of which");
+    for (int k = 0; k < 4; k++)
+        printf("%s %s %.3f%% of %ld", k ? "," : "", element_names[k],
+               share(all->confident_wrong_of[k], all->confident_of[k]), all->confident_of[k]);
+    printf("\n");
 
     const tally *read = &bins[BIN_READ];
     if (read->images < all->images)

@@ -141,6 +141,7 @@ bool el_scenery_distance(const el_scenery *scenery, double x, double y, const fl
 /* ---- stacks as capsules (el_stack.c) ---- */
 
 #define EL_TILE_THICKNESS_MM 2.0 /* a stack stands this high: on the tile's printed face */
+#define EL_STACK_FILLED 0.6      /* a capsule this much piece is a stack */
 
 /*
  * What the table shows of the pieces, per table pixel (1 mm), worked out when first asked:

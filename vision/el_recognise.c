@@ -282,8 +282,11 @@ static vision_status read_table(const vision_registration *registration, const v
                 tile->token = read_token(model, &patches[patch_of[r][c]], scenery.art[r][c],
                                          &scenery.match[r][c], &confidence);
                 tile->confidence[VISION_EL_TOKEN] = confidence;
+                /* No stack: as sure as the best capsule on the tile was short of one. */
+                float flat = (float)clamp01(1.0 - fits[r][c].filled / EL_STACK_FILLED);
                 if (tile->token == VISION_UNKNOWN)
-                    tile->confidence[VISION_EL_TOP] = tile->confidence[VISION_EL_HEIGHT] = 0.5f;
+                    flat = fminf(flat, 0.5f);
+                tile->confidence[VISION_EL_TOP] = tile->confidence[VISION_EL_HEIGHT] = flat;
                 continue;
             }
             const el_stack_fit *fit = &fits[r][c];

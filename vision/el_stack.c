@@ -22,7 +22,6 @@
 #define PIECE_NEAR 0.25f    /* ...and near a piece's colour at all (in EL_OUTLIER² units) */
 #define COARSE_MM 4.0       /* the feet tried first over the tile; then around the best, */
 #define FINE_MM 0.5         /* at half the step each time down to this */
-#define FILLED 0.6          /* a capsule this much piece is a stack */
 
 vision_status el_evidence_init(el_evidence *evidence, const el_table *table,
                                const el_scenery *scenery, const vision_el_model *model)
@@ -379,7 +378,7 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     seen_at(registration, fit->foot_mm, top_z + piece_mm, radius_mm, next, &next_radius);
     fit->lean_mm = hypot(next[0] - fit->top_mm[0], next[1] - fit->top_mm[1]);
     double base_area = PI * radius_mm * radius_mm;
-    fit->found = fit->filled >= FILLED && best_piece >= 0.5 * base_area;
+    fit->found = fit->filled >= EL_STACK_FILLED && best_piece >= 0.5 * base_area;
 
     /* The top's colour: the median over the inner part of its disc (its rim blurs into what
      * lies around it). */
