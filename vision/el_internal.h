@@ -113,10 +113,20 @@ void el_match_expected(const el_patch *art, const el_match *match, int x, int y,
  * turn and light; *match says which (its shift is left as it was). */
 double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *match);
 
-/* The same over the tile's art sampled a millimetre or so either way: a tile never lies exactly
- * on the grid. match->shift_mm says where it matched best. */
-double el_tile_distance(const el_table *table, const el_grid *grid, const vision_mat *mat,
-                        int row, int col, const el_patch *art, el_match *match);
+/* A tile's art sampled at its cell's centre and EL_VIEW_MM either way along u and v (a tile
+ * never lies exactly on the grid): patch[1 + v steps][1 + u steps]. Sampled once a tile, matched
+ * against as many arts as needed. */
+#define EL_VIEW_MM 1.2
+typedef struct el_tile_views {
+    el_patch patch[3][3];
+} el_tile_views;
+
+void el_tile_views_sample(const el_table *table, const el_grid *grid, const vision_mat *mat,
+                          int row, int col, el_tile_views *views);
+
+/* How far the nearest of the views is from an art (el_patch_distance); match->shift_mm says
+ * which view. */
+double el_tile_distance(const el_tile_views *views, const el_patch *art, el_match *match);
 
 /* The expected look of the table without pieces: the tiles' learnt art where the grid holds
  * a tile, the mat elsewhere. */

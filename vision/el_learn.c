@@ -32,8 +32,11 @@ static void learn_art(vision_el_model *model, int type, const el_table *table, c
 {
     int n = model->type_samples[type];
     el_match match = {{0.0, 0.0}, 0, 1.0f, 0.0f, 0.0};
-    if (n > 0) /* how the learnt art looks here */
-        el_tile_distance(table, grid, mat, row, col, el_model_art(model, type), &match);
+    if (n > 0) { /* how the learnt art looks here */
+        el_tile_views views;
+        el_tile_views_sample(table, grid, mat, row, col, &views);
+        el_tile_distance(&views, el_model_art(model, type), &match);
+    }
     el_patch sample;
     el_patch_sample_at(table, grid, mat, row, col, match.shift_mm, &sample);
     const el_patch *patch = &sample;
@@ -239,8 +242,9 @@ static vision_status learn(const vision_registration *registration, const vision
         int r = row0 + t->row, c = col0 + t->col;
         if (t->type < 0 || learnt.type_samples[t->type] == 0)
             continue;
-        el_tile_distance(&table, &grid, mat, r, c, el_model_art(&learnt, t->type),
-                         &scenery.match[r][c]);
+        el_tile_views views;
+        el_tile_views_sample(&table, &grid, mat, r, c, &views);
+        el_tile_distance(&views, el_model_art(&learnt, t->type), &scenery.match[r][c]);
         scenery.art[r][c] = el_model_art(&learnt, t->type);
     }
 

@@ -65,12 +65,14 @@ static void read_type(const vision_el_model *model, const el_patch *patch, const
      * best fits as it is. */
     if (reading->match.outliers < 0.01)
         return;
-    reading->distance = el_tile_distance(table, grid, mat, row, col,
-                                         el_model_art(model, reading->type), &reading->match);
+    el_tile_views views;
+    el_tile_views_sample(table, grid, mat, row, col, &views);
+    reading->distance = el_tile_distance(&views, el_model_art(model, reading->type),
+                                         &reading->match);
     if (reading->second >= 0) {
         el_match second;
-        reading->second_distance = el_tile_distance(table, grid, mat, row, col,
-                                                    el_model_art(model, reading->second), &second);
+        reading->second_distance =
+            el_tile_distance(&views, el_model_art(model, reading->second), &second);
         if (reading->second_distance < reading->distance) {
             int type = reading->type;
             double distance = reading->distance;

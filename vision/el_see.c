@@ -920,23 +920,28 @@ void el_patch_sample(const el_table *table, const el_grid *grid, const vision_ma
     el_patch_sample_at(table, grid, mat, row, col, centred, patch);
 }
 
-double el_tile_distance(const el_table *table, const el_grid *grid, const vision_mat *mat,
-                        int row, int col, const el_patch *art, el_match *match)
+void el_tile_views_sample(const el_table *table, const el_grid *grid, const vision_mat *mat,
+                          int row, int col, el_tile_views *views)
 {
-    static const double steps[] = {-1.2, 0.0, 1.2};
-    double best = INFINITY;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
-            double shift[2] = {steps[i], steps[j]};
-            el_patch patch;
-            el_patch_sample_at(table, grid, mat, row, col, shift, &patch);
+            double shift[2] = {(j - 1) * EL_VIEW_MM, (i - 1) * EL_VIEW_MM};
+            el_patch_sample_at(table, grid, mat, row, col, shift, &views->patch[i][j]);
+        }
+}
+
+double el_tile_distance(const el_tile_views *views, const el_patch *art, el_match *match)
+{
+    double best = INFINITY;
+    for (int u = 0; u < 3; u++)
+        for (int v = 0; v < 3; v++) {
             el_match candidate;
-            double d = el_patch_distance(&patch, art, &candidate);
+            double d = el_patch_distance(&views->patch[v][u], art, &candidate);
             if (d < best) {
                 best = d;
                 *match = candidate;
-                match->shift_mm[0] = shift[0];
-                match->shift_mm[1] = shift[1];
+                match->shift_mm[0] = (u - 1) * EL_VIEW_MM;
+                match->shift_mm[1] = (v - 1) * EL_VIEW_MM;
             }
         }
     return best;
