@@ -326,7 +326,8 @@ int cli_render(const cli_command *command, int argc, char **argv)
     vision_render_config_default(&config);
     const char *game = NULL, *observation_path = NULL, *out = NULL, *info_path = NULL;
     bool box_given = false, hands_given = false, script_only = false;
-    render_script_request script = {.fps = 10, .pause_ms = 1500};
+    render_script_request script = {0};
+    recording_options_default(&script.options);
     opterr = 0;
     optind = 1;
     int option;
@@ -348,13 +349,13 @@ int cli_render(const cli_command *command, int argc, char **argv)
             script.script = optarg;
             continue;
         case OPTION_EXPANSION:
-            script.expansion = script_only = true;
+            script.options.expansion = script_only = true;
             continue;
         case OPTION_RESTING_HAND:
-            script.resting_hand = script_only = true;
+            script.options.resting_hand = script_only = true;
             continue;
         case OPTION_NUDGE:
-            script.nudge = script_only = true;
+            script.options.nudge = script_only = true;
             continue;
         case OPTION_FORMAT:
             if (strcmp(optarg, "png") != 0 && strcmp(optarg, "jpg") != 0)
@@ -405,11 +406,11 @@ int cli_render(const cli_command *command, int argc, char **argv)
             script_only |= option == OPTION_FPS || option == OPTION_PAUSE ||
                            option == OPTION_PLAYERS;
             if (option == OPTION_FPS)
-                script.fps = (int)value;
+                script.options.fps = (int)value;
             else if (option == OPTION_PAUSE)
-                script.pause_ms = (int)value;
+                script.options.pause_ms = (int)value;
             else if (option == OPTION_PLAYERS)
-                script.players = (int)value;
+                script.options.players = (int)value;
         }
     }
     if (optind < argc)
