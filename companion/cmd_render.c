@@ -47,6 +47,7 @@ enum {
     OPTION_FORMAT,
     OPTION_RESTING_HAND,
     OPTION_NUDGE,
+    OPTION_SHADOW,
 };
 
 static const struct option options[] = {
@@ -82,6 +83,7 @@ static const struct option options[] = {
     {"format", required_argument, NULL, OPTION_FORMAT},
     {"resting-hand", no_argument, NULL, OPTION_RESTING_HAND},
     {"nudge", no_argument, NULL, OPTION_NUDGE},
+    {"shadow", no_argument, NULL, OPTION_SHADOW},
     {NULL, 0, NULL, 0},
 };
 
@@ -357,6 +359,9 @@ int cli_render(const cli_command *command, int argc, char **argv)
         case OPTION_NUDGE:
             script.options.nudge = script_only = true;
             continue;
+        case OPTION_SHADOW:
+            script.options.shadow = script_only = true;
+            continue;
         case OPTION_FORMAT:
             if (strcmp(optarg, "png") != 0 && strcmp(optarg, "jpg") != 0)
                 return cli_usage_error(command, "--format %s: png or jpg", optarg);
@@ -437,7 +442,7 @@ int cli_render(const cli_command *command, int argc, char **argv)
     }
     if (script_only)
         return cli_usage_error(command, "--fps, --pause, --players, --expansion, --format, "
-                                        "--resting-hand and --nudge go with --script");
+                                        "--resting-hand, --nudge and --shadow go with --script");
     if (!observation_path)
         return cli_usage_error(command, "--observation FILE is required (the truth to draw, "
                                         "observation JSON)");

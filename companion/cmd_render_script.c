@@ -51,6 +51,9 @@ const char *const cli_render_script_help =
     "                         hand comes to rest on a tile near their side for a whole pause\n"
     "  --nudge                the camera is bumped once, in the middle third of the game: a\n"
     "                         degree or so of tilt and turn, a few mm of height\n"
+    "  --shadow               in about one pause in six (at least one) a soft dark shadow\n"
+    "                         crosses the table in 1.2 s (someone walking past the lamp),\n"
+    "                         touching nothing\n"
     "DIR holds:\n"
     "  NNNNNN.jpg             the frames (one that repeats an earlier frame is a hard link to it)\n"
     "  times.txt              one line a frame: its file name and its time in milliseconds\n"
@@ -61,8 +64,8 @@ const char *const cli_render_script_help =
     "                         the frames it is on view and its rests (frames where nothing\n"
     "                         moves, and whether a resting hand is there); per action its hand's\n"
     "                         frames; the disturbances (resting hands with the tiles a quarter\n"
-    "                         or more under them, the nudge's frame); the camera pose and the\n"
-    "                         layout's place\n";
+    "                         or more under them, the nudge's frame, the shadows' frames); the\n"
+    "                         camera pose and the layout's place\n";
 
 static volatile sig_atomic_t interrupted;
 

@@ -51,13 +51,13 @@ typedef struct game_record {
 
 /* ---- the plan ---- */
 
-enum { SEGMENT_REST, SEGMENT_ACTION, SEGMENT_RESTING_HAND };
+enum { SEGMENT_REST, SEGMENT_ACTION, SEGMENT_RESTING_HAND, SEGMENT_SHADOW };
 
 typedef struct segment {
     int kind;
     double start_ms, length_ms;
     int table;  /* REST, RESTING_HAND: shown; ACTION: the table before */
-    int action; /* ACTION: index; RESTING_HAND: index of the disturbance */
+    int action; /* ACTION: index; RESTING_HAND, SHADOW: index of the disturbance */
 } segment;
 
 typedef struct frame_plan {
@@ -66,10 +66,11 @@ typedef struct frame_plan {
     vision_render_hand hand[2];
     int nudged;
     int moving; /* something moves: a tracker should see the table busy */
+    vision_render_shadow shadow; /* length_mm 0: none */
 } frame_plan;
 
 typedef struct disturbance {
-    const char *kind; /* "resting-hand", "camera-nudge" */
+    const char *kind; /* "resting-hand", "camera-nudge", "passing-shadow" */
     int table;
     int seat;
     double tip_x_mm, tip_y_mm, from_deg;
@@ -77,6 +78,8 @@ typedef struct disturbance {
     int covered_count;
     cell_point covered[VISION_EL_TILES_MAX]; /* cells (observation rows) under the hand */
     bool covered_known;
+    vision_render_shadow shadow; /* a passing shadow: at its start */
+    double shadow_to_x_mm, shadow_to_y_mm; /* and where its centre ends */
 } disturbance;
 
 struct recording {
@@ -445,6 +448,28 @@ static void resting_place(recording *r, int seat, int table, uint64_t *draws, di
     d->seat = seat;
 }
 
+/* A passing shadow's way: someone walking past between a lamp and the table, a long soft
+ * ellipse that crosses the mat from one edge to the other in RECORDING_SHADOW_MS, near the
+ * middle. */
+static void shadow_path(const recording *r, uint64_t *draws, disturbance *d)
+{
+    const vision_mat *mat = &r->config.mat;
+    double heading = uniform(draws, 0, 2 * 3.14159265358979323846);
+    double centre_x = mat->width_mm / 2 + uniform(draws, -0.15, 0.15) * mat->width_mm;
+    double centre_y = mat->height_mm / 2 + uniform(draws, -0.15, 0.15) * mat->height_mm;
+    /* from one edge of the mat to the other: on view the whole time it moves */
+    double half_way = 0.4 * fmin(mat->width_mm, mat->height_mm);
+    vision_render_shadow *w = &d->shadow;
+    w->length_mm = uniform(draws, 0.5, 0.75) * fmin(mat->width_mm, mat->height_mm);
+    w->width_mm = w->length_mm * uniform(draws, 0.4, 0.55);
+    w->angle_deg = heading * 180 / 3.14159265358979323846 + 90 + uniform(draws, -20, 20);
+    w->darkness = uniform(draws, 0.45, 0.6);
+    w->x_mm = centre_x - cos(heading) * half_way;
+    w->y_mm = centre_y - sin(heading) * half_way;
+    d->shadow_to_x_mm = centre_x + cos(heading) * half_way;
+    d->shadow_to_y_mm = centre_y + sin(heading) * half_way;
+}
+
 /* False when out of memory. */
 static bool plan(recording *r, uint64_t *draws)
 {
@@ -453,7 +478,7 @@ static bool plan(recording *r, uint64_t *draws)
     int seats = game->config.seats;
     for (int seat = 0; seat < seats; seat++)
         r->seat_from_deg[seat] = fmod(360.0 * seat / seats, 360);
-    r->disturbances = calloc((size_t)game->action_count + 2, sizeof *r->disturbances);
+    r->disturbances = calloc(2 * (size_t)game->action_count + 2, sizeof *r->disturbances);
     if (!r->disturbances)
         return false;
     /* which pauses a hand rests in (a quarter, at least one), and after which action the
@@ -467,6 +492,21 @@ static bool plan(recording *r, uint64_t *draws)
             any |= resting[i] = uniform(draws, 0, 1) < 0.25;
         if (!any)
             resting[next_random(draws) % (uint64_t)game->action_count] = true;
+    }
+    /* the pauses a shadow crosses: from their own draws, so that the rest of the plan is the
+     * same with and without them */
+    uint64_t shadow_draws = r->config.scene_seed ^ 0x5ad0115c0ff5ULL;
+    bool *shadowed = calloc((size_t)game->action_count + 1, sizeof *shadowed);
+    if (!shadowed) {
+        free(resting);
+        return false;
+    }
+    if (q->shadow && game->action_count > 0) {
+        bool any = false;
+        for (int i = 0; i < game->action_count; i++)
+            any |= shadowed[i] = uniform(&shadow_draws, 0, 1) < 1.0 / 6;
+        if (!any)
+            shadowed[next_random(&shadow_draws) % (uint64_t)game->action_count] = true;
     }
     int nudge_after = -1;
     if (q->nudge && game->action_count > 0)
@@ -496,11 +536,23 @@ static bool plan(recording *r, uint64_t *draws)
                  add_segment(r, SEGMENT_RESTING_HAND, 2 * RESTING_REACH_MS + q->pause_ms,
                              action->table_after, r->disturbance_count++);
         }
+        if (ok && shadowed[i]) {
+            disturbance *d = &r->disturbances[r->disturbance_count];
+            d->kind = "passing-shadow";
+            d->table = action->table_after;
+            d->seat = -1;
+            d->first_frame = d->last_frame = -1;
+            shadow_path(r, &shadow_draws, d);
+            ok = add_segment(r, SEGMENT_REST, q->pause_ms, action->table_after, -1) &&
+                 add_segment(r, SEGMENT_SHADOW, RECORDING_SHADOW_MS, action->table_after,
+                             r->disturbance_count++);
+        }
         if (ok)
             ok = add_segment(r, SEGMENT_REST, q->pause_ms + (action->ends_turn ? TURN_MS : 0),
                              action->table_after, -1);
     }
     free(resting);
+    free(shadowed);
     return ok;
 }
 
@@ -586,6 +638,13 @@ static frame_plan frame_at(const recording *r, const segment *s, double t_ms)
             hand->reach = ease(1 - (u - RESTING_REACH_MS - rest) / RESTING_REACH_MS);
             f.moving = 1;
         }
+    } else if (s->kind == SEGMENT_SHADOW) {
+        const disturbance *d = &r->disturbances[s->action];
+        double along = u / s->length_ms; /* a walker's even pace */
+        f.moving = 1;
+        f.shadow = d->shadow;
+        f.shadow.x_mm += (d->shadow_to_x_mm - d->shadow.x_mm) * along;
+        f.shadow.y_mm += (d->shadow_to_y_mm - d->shadow.y_mm) * along;
     }
     return f;
 }
@@ -643,7 +702,7 @@ static vision_status plan_frames(recording *r, char *error, size_t size)
             if (action->first_frame < 0)
                 action->first_frame = i;
             action->last_frame = i;
-        } else if (s->kind == SEGMENT_RESTING_HAND) {
+        } else if (s->kind == SEGMENT_RESTING_HAND || s->kind == SEGMENT_SHADOW) {
             disturbance *d = &r->disturbances[s->action];
             if (d->first_frame < 0)
                 d->first_frame = i;
@@ -789,6 +848,7 @@ vision_status recording_draw(recording *r, int index, vision_image *frame, char 
     vision_render_config config = f->nudged ? r->nudged : r->config;
     config.hands = f->hands;
     memcpy(config.hand, f->hand, sizeof config.hand);
+    config.shadow = f->shadow;
     vision_el_observation *truth = &r->truth;
     vision_render_info *info = &r->info;
     table_truth(&r->game.tables[f->table], truth);

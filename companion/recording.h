@@ -5,9 +5,9 @@
  *
  *   script ──el_play_line──▶ tables        the state after the start and after each action
  *                            ├─plan──────▶ segments    rests, a hand reaching for each action,
- *                            │                          resting hands, a nudge
+ *                            │                          resting hands, passing shadows, a nudge
  *                            ├─frames────▶ one descriptor a frame: the table shown, the hands,
- *                            │             the camera
+ *                            │             the shadow, the camera
  *                            ├─draw(N)───▶ vision_image (vision_el_render of frame N)
  *                            └─truth─────▶ each table's state and observation, the index JSON
  *
@@ -32,7 +32,11 @@ typedef struct recording_options {
     bool resting_hand; /* in about a quarter of the pauses (at least one) the next player's hand
                           rests on a tile near their side for a whole pause; default off */
     bool nudge;        /* the camera bumped once in the middle third of the game; default off */
+    bool shadow;       /* in about one pause in six (at least one) a soft shadow crosses the
+                          table in RECORDING_SHADOW_MS, touching nothing; default off */
 } recording_options;
+
+#define RECORDING_SHADOW_MS 1200.0
 
 /* The defaults above. */
 void recording_options_default(recording_options *options);
@@ -76,7 +80,7 @@ int recording_frame_first(const recording *r, int index);
 /* The table on view in the frame (0: the start layout), -1 for an index out of range. */
 int recording_frame_table(const recording *r, int index);
 
-/* Whether something moves in the frame (a hand reaching or withdrawing): a
+/* Whether something moves in the frame (a hand reaching or withdrawing, a passing shadow): a
  * motion gate should see the table busy. False for an index out of range. */
 bool recording_frame_moving(const recording *r, int index);
 
@@ -110,7 +114,7 @@ bool recording_table_truth(const recording *r, int k, vision_el_observation *tru
 
 /* A disturbance of the plan, as the index names it. */
 typedef struct recording_disturbance {
-    const char *kind; /* "resting-hand", "camera-nudge"; static storage */
+    const char *kind; /* "resting-hand", "camera-nudge", "passing-shadow"; static storage */
     int table;        /* the table on view */
     int first_frame, last_frame; /* -1 when never on view */
 } recording_disturbance;
