@@ -1,6 +1,8 @@
 /* recording: a scripted game planned, drawn frame by frame, and its truth (recording.h). */
 #include "recording.h"
 
+#include "calibration.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,6 +18,12 @@
 #define FINGER_ABOVE_MM 4.0 /* the fingertip above what it touches */
 #define TARGETS_MAX (EL_MAX_STOPS + 1)
 #define FRAMES_MAX 10000000 /* about 280 hours at 10 frames a second */
+/* The demo box's teaching photo: its own scene (another light, pose and layout place than the
+ * games'), the camera tilted enough for the stacks' height to show; a few scenes are tried, as
+ * an owner would take the photo again, should teaching refuse one. */
+#define DEMO_TEACH_SCENE 0x7eac4b0c5ULL
+#define DEMO_TEACH_TILT_DEG 25.0
+#define DEMO_TEACH_TRIES 4
 
 /* ---- the game: one table per state the camera should settle on ---- */
 
@@ -790,6 +798,143 @@ vision_status recording_from_script(const char *script, const char *name,
     }
     *out = r;
     return VISION_OK;
+}
+
+/* The lines a random game emits, one after another in one text. */
+typedef struct script_text {
+    char *text;
+    size_t length, capacity;
+    bool failed;
+} script_text;
+
+static void collect_line(void *context, const char *line)
+{
+    script_text *t = context;
+    size_t n = strlen(line);
+    if (t->failed)
+        return;
+    if (t->length + n + 2 > t->capacity) {
+        size_t larger = t->capacity ? 2 * t->capacity : 4096;
+        while (larger < t->length + n + 2)
+            larger *= 2;
+        char *grown = realloc(t->text, larger);
+        if (!grown) {
+            t->failed = true;
+            return;
+        }
+        t->text = grown;
+        t->capacity = larger;
+    }
+    memcpy(t->text + t->length, line, n);
+    t->length += n;
+    t->text[t->length++] = '\n';
+    t->text[t->length] = '\0';
+}
+
+vision_status recording_from_random(uint64_t seed, const vision_render_config *render,
+                                    const recording_options *options, recording **out,
+                                    char *error, size_t size)
+{
+    *out = NULL;
+    vision_status status = check_options(options, error, size);
+    if (status != VISION_OK)
+        return status;
+    el_config config;
+    el_config_default(&config);
+    config.seats = options->players ? options->players : 2;
+    config.expansion = options->expansion;
+    el_state *state = malloc(sizeof *state);
+    if (!state)
+        return vision_fail(error, size, VISION_NOMEM, "out of memory");
+    el_error refused;
+    script_text script = {0};
+    if (el_init(state, &config, &refused) != EL_OK ||
+        el_random_game(state, seed, collect_line, &script, &refused) != EL_OK)
+        status = vision_fail(error, size, VISION_BAD_INPUT, "random game %llu: %s",
+                             (unsigned long long)seed, refused.message);
+    else if (script.failed || !script.text)
+        status = vision_fail(error, size, VISION_NOMEM, "out of memory");
+    free(state);
+    if (status == VISION_OK) {
+        recording_options played = *options;
+        played.players = config.seats;
+        char name[48];
+        snprintf(name, sizeof name, "random game %llu", (unsigned long long)seed);
+        status = recording_from_script(script.text, name, render, &played, out, error, size);
+    }
+    free(script.text);
+    return status;
+}
+
+vision_status recording_demo(uint64_t seed, int width, int height, int fps, recording **out,
+                             char *error, size_t size)
+{
+    *out = NULL;
+    if (width < 32 || width > 8192 || height < 32 || height > 8192)
+        return vision_fail(error, size, VISION_BAD_INPUT,
+                           "a demo of %d x %d pixels: 32 to 8192 a side", width, height);
+    vision_render_config render;
+    vision_render_config_default(&render);
+    render.box_seed = seed;
+    render.scene_seed = seed;
+    render.width = width;
+    render.height = height;
+    recording_options options;
+    recording_options_default(&options);
+    options.fps = fps;
+    options.players = 2;
+    options.resting_hand = options.nudge = options.shadow = true;
+    return recording_from_random(seed, &render, &options, out, error, size);
+}
+
+vision_status recording_demo_profile(uint64_t seed, const char *path, char *error, size_t size)
+{
+    el_config game;
+    el_config_default(&game);
+    const char *colours[EL_MAX_SEATS];
+    for (int i = 0; i < EL_MAX_SEATS; i++)
+        colours[i] = game.colours[i];
+    vision_el_observation *layout = malloc(sizeof *layout);
+    calibration_profile *profile = malloc(sizeof *profile);
+    if (!layout || !profile) {
+        free(layout);
+        free(profile);
+        return vision_fail(error, size, VISION_NOMEM, "out of memory");
+    }
+    vision_status status = calibration_teach_layout(colours, EL_MAX_SEATS, layout);
+    char detail[400] = "";
+    for (int attempt = 0; status == VISION_OK && attempt < DEMO_TEACH_TRIES; attempt++) {
+        vision_render_config photo;
+        vision_render_config_default(&photo);
+        photo.box_seed = seed;
+        photo.scene_seed = (seed ^ DEMO_TEACH_SCENE) + (uint64_t)attempt;
+        photo.tilt_deg = DEMO_TEACH_TILT_DEG;
+        photo.glare = 0; /* an owner takes the photo again when a lamp glares on the tiles */
+        vision_image frame;
+        status = vision_el_render(&photo, layout, &frame, NULL, detail, sizeof detail);
+        if (status == VISION_OK) {
+            calibration_profile_init(profile, EL_GAME_ID);
+            status = calibration_teach_image(profile, &frame, layout, NULL, detail,
+                                             sizeof detail);
+            int missing = status == VISION_OK ? calibration_teach_missing_type(profile) : -1;
+            if (missing >= 0)
+                status = vision_fail(detail, sizeof detail, VISION_BAD_INPUT,
+                                     "no %s tile was learnt", el_tile_name((el_tile_type)missing));
+        }
+        vision_image_free(&frame);
+        if (status != VISION_BAD_INPUT)
+            break;
+        if (attempt + 1 < DEMO_TEACH_TRIES)
+            status = VISION_OK;
+    }
+    if (status == VISION_OK)
+        status = calibration_profile_save(path, profile, error, size);
+    else
+        vision_fail(error, size, status, "the demo box %llu cannot be taught: %s",
+                    (unsigned long long)seed, detail);
+    free(layout);
+    free(profile);
+    return status;
 }
 
 void recording_free(recording *r)

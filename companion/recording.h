@@ -1,10 +1,11 @@
 /*
  * recording: a whole Expedition Luxor game as a fixed camera would see it played, frame by
  * frame, with the truth of every settled table (issue 8). `tablescribe render --script` writes
- * one into a folder; the demo table (capture's demo:, to come) will draw one on demand.
+ * one into a folder; the demo table (capture's demo:) draws one on demand.
  *
  *   script ──el_play_line──▶ tables        the state after the start and after each action
- *                            ├─plan──────▶ segments    rests, a hand reaching for each action,
+ *   (or a random game,       │
+ *    el_random_game)         ├─plan──────▶ segments    rests, a hand reaching for each action,
  *                            │                          resting hands, passing shadows, a nudge
  *                            ├─frames────▶ one descriptor a frame: the table shown, the hands,
  *                            │             the shadow, the camera
@@ -57,6 +58,35 @@ vision_status recording_from_script(const char *script, const char *name,
                                     const vision_render_config *render,
                                     const recording_options *options, recording **out,
                                     char *error, size_t size);
+
+/*
+ * The same for a random legal game the engine plays to its end from seed (el_random_game) with
+ * options->players seats (2 when 0) and options->expansion. The game's lines are kept
+ * (recording_script).
+ */
+vision_status recording_from_random(uint64_t seed, const vision_render_config *render,
+                                    const recording_options *options, recording **out,
+                                    char *error, size_t size);
+
+/*
+ * The demo table of seed: a random 2-player game without the expansion (recording_from_random
+ * with seed), the box's art and the scene from seed, width x height pixels, fps frames a
+ * second, with hands, pauses, resting hands, passing shadows and one nudge of the camera.
+ * Fails as recording_from_random does (VISION_BAD_INPUT for a size or fps out of range).
+ */
+vision_status recording_demo(uint64_t seed, int width, int height, int fps, recording **out,
+                             char *error, size_t size);
+
+/*
+ * Teaches the demo box of seed the way its owner would, into a profile written at path: the
+ * documented teaching layout (calibration_teach_layout with the box's four colours, as
+ * `calibrate teach --print-layout` prints it) rendered with box_seed seed under another scene
+ * (its own scene seed, the camera tilted 25 degrees so that the stacks' height shows), then
+ * calibration_teach_image and calibration_profile_save as `calibrate teach` does. The file
+ * appears whole or not at all. VISION_BAD_INPUT (error naming what failed) when teaching
+ * refuses the photo, VISION_IO when path cannot be written, VISION_NOMEM.
+ */
+vision_status recording_demo_profile(uint64_t seed, const char *path, char *error, size_t size);
 
 /* Frees the recording. Accepts NULL. */
 void recording_free(recording *r);
@@ -124,7 +154,7 @@ int recording_disturbance_count(const recording *r);
 /* Disturbance d into *out; false for d out of range. */
 bool recording_disturbance_at(const recording *r, int d, recording_disturbance *out);
 
-/* The script played (as given). Borrowed. */
+/* The script played (as given, or the random game's lines). Borrowed. */
 const char *recording_script(const recording *r);
 
 /*

@@ -1,5 +1,5 @@
 /* The recording module: a scripted game's frames and truth, the passing shadow against the
- * motion gate. */
+ * motion gate, a random game's truth against the engine, the demo box's profile. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include "calibration.h"
 #include "gate.h"
 #include "recording.h"
 #include "test_support.h"
@@ -229,6 +230,83 @@ static void test_recording_the_gate_is_busy_while_a_shadow_passes(void **state)
     recording_free(r);
 }
 
+/* A random game's tables are the engine's: the same seed played line by line gives, after
+ * each placement and token, the state the recording holds for that table, to the end of the
+ * game. */
+static void test_recording_a_random_game_follows_the_engine(void **state)
+{
+    (void)state;
+    const uint64_t seed = 5;
+    vision_render_config config;
+    small_render(&config, seed);
+    recording_options options;
+    recording_options_default(&options);
+    options.players = 2;
+    recording *r = NULL;
+    char error[512];
+    assert_int_equal(recording_from_random(seed, &config, &options, &r, error, sizeof error),
+                     VISION_OK);
+    el_config game;
+    el_config_default(&game);
+    game.seats = 2;
+    static el_state played;
+    el_error refused;
+    assert_int_equal(el_init(&played, &game, &refused), EL_OK);
+    test_lines lines = {0};
+    assert_int_equal(el_random_game(&played, seed, test_lines_collect, &lines, &refused), EL_OK);
+    assert_int_equal(el_init(&played, &game, &refused), EL_OK);
+    int table = -1;
+    for (int i = 0; i < lines.count; i++) {
+        el_line line;
+        assert_int_equal(el_play_line(&played, lines.lines[i], &line, &refused), EL_OK);
+        if (line.kind == EL_LINE_START ||
+            (line.kind == EL_LINE_MOVE &&
+             (line.move.kind == EL_MOVE_PLACE || line.move.kind == EL_MOVE_TOKEN))) {
+            table++;
+            const el_state *held = recording_table_state(r, table);
+            assert_non_null(held);
+            assert_memory_equal(held, &played, sizeof played);
+        }
+    }
+    assert_int_equal(played.phase, EL_PHASE_OVER);
+    assert_int_equal(table + 1, recording_table_count(r));
+    assert_int_equal(recording_table_state(r, table)->tiles, played.tiles);
+    assert_int_equal(played.tiles, 2 * EL_TILES_PER_SEAT);
+    /* the script kept is the game's lines */
+    assert_int_equal(strncmp(recording_script(r), lines.lines[0], strlen(lines.lines[0])), 0);
+    test_lines_free(&lines);
+    recording_free(r);
+}
+
+/* The demo box is taught as its owner would teach it: the profile is written, loads, is of
+ * Expedition Luxor, has learnt every tile type from one image and the box's colours; a path
+ * that cannot be written is an error with nothing left behind. */
+static void test_recording_the_demo_profile_teaches(void **state)
+{
+    (void)state;
+    char *folder = test_make_folder();
+    char *path = test_path(folder, "demo.yaml");
+    char error[512] = "";
+    vision_status status = recording_demo_profile(7, path, error, sizeof error);
+    if (status != VISION_OK)
+        fail_msg("recording_demo_profile: %s", error);
+    static calibration_profile profile;
+    assert_int_equal(calibration_profile_load(path, &profile, error, sizeof error), VISION_OK);
+    assert_string_equal(profile.game, EL_GAME_ID);
+    assert_int_equal(profile.el.images, 1);
+    assert_int_equal(calibration_teach_missing_type(&profile), -1);
+    assert_int_equal(profile.el.colour_count, EL_MAX_SEATS);
+    assert_true(profile.el.piece_height_mm > 0);
+    char *missing = test_path(folder, "no/such/folder/demo.yaml");
+    assert_int_not_equal(recording_demo_profile(7, missing, error, sizeof error), VISION_OK);
+    assert_null(strchr(error, '\n'));
+    assert_int_equal(test_folder_entries(folder), 1);
+    test_remove_tree(folder);
+    free(missing);
+    free(path);
+    free(folder);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +314,8 @@ int main(void)
         cmocka_unit_test(test_recording_refuses_a_bad_script_in_one_line),
         cmocka_unit_test(test_recording_a_passing_shadow_touches_nothing),
         cmocka_unit_test(test_recording_the_gate_is_busy_while_a_shadow_passes),
+        cmocka_unit_test(test_recording_a_random_game_follows_the_engine),
+        cmocka_unit_test(test_recording_the_demo_profile_teaches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
