@@ -24,6 +24,12 @@
 #define DEMO_TEACH_SCENE 0x7eac4b0c5ULL
 #define DEMO_TEACH_TILT_DEG 25.0
 #define DEMO_TEACH_TRIES 4
+/* The demo's scene: the first of its seed's next few whose start table registers at 720p (all
+ * four markers found), as its owner would move a lamp or the camera until `calibrate table`
+ * finds the mat; so that the demo is a table a tracker can watch at any size it is drawn. */
+#define DEMO_SCENE_TRIES 8
+#define DEMO_CHECK_WIDTH 1280
+#define DEMO_CHECK_HEIGHT 720
 
 /* ---- the game: one table per state the camera should settle on ---- */
 
@@ -866,6 +872,23 @@ vision_status recording_from_random(uint64_t seed, const vision_render_config *r
     return status;
 }
 
+/* Whether the recording's first frame, drawn at 720p, shows all four markers where the mat puts
+ * them (vision_register). */
+static bool registers(recording *r)
+{
+    vision_render_config check = r->config;
+    check.width = DEMO_CHECK_WIDTH;
+    check.height = DEMO_CHECK_HEIGHT;
+    table_truth(&r->game.tables[r->frames[0].table], &r->truth);
+    vision_image frame;
+    vision_registration registration;
+    bool found =
+        vision_el_render(&check, &r->truth, &frame, NULL, NULL, 0) == VISION_OK &&
+        vision_register(&frame, &check.mat, NULL, &registration, NULL, 0) == VISION_OK;
+    vision_image_free(&frame);
+    return found;
+}
+
 vision_status recording_demo(uint64_t seed, int width, int height, int fps, recording **out,
                              char *error, size_t size)
 {
@@ -884,7 +907,14 @@ vision_status recording_demo(uint64_t seed, int width, int height, int fps, reco
     options.fps = fps;
     options.players = 2;
     options.resting_hand = options.nudge = options.shadow = true;
-    return recording_from_random(seed, &render, &options, out, error, size);
+    for (int attempt = 0;; attempt++) {
+        render.scene_seed = seed + (uint64_t)attempt;
+        vision_status status = recording_from_random(seed, &render, &options, out, error, size);
+        if (status != VISION_OK || attempt + 1 == DEMO_SCENE_TRIES || registers(*out))
+            return status;
+        recording_free(*out);
+        *out = NULL;
+    }
 }
 
 vision_status recording_demo_profile(uint64_t seed, const char *path, char *error, size_t size)

@@ -70,8 +70,11 @@ vision_status recording_from_random(uint64_t seed, const vision_render_config *r
 
 /*
  * The demo table of seed: a random 2-player game without the expansion (recording_from_random
- * with seed), the box's art and the scene from seed, width x height pixels, fps frames a
- * second, with hands, pauses, resting hands, passing shadows and one nudge of the camera.
+ * with seed), the box's art from seed, width x height pixels, fps frames a second, with hands,
+ * pauses, resting hands, passing shadows and one nudge of the camera. The scene (camera, light,
+ * the layout's place) is scene seed seed, or the first of seed + 1 ... seed + 7 whose empty
+ * table drawn at 1280 x 720 registers (all four markers found; the last tried when none does),
+ * as an owner would move a lamp until `calibrate table` finds the mat. The same at any size.
  * Fails as recording_from_random does (VISION_BAD_INPUT for a size or fps out of range).
  */
 vision_status recording_demo(uint64_t seed, int width, int height, int fps, recording **out,
