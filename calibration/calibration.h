@@ -5,7 +5,7 @@
  *                            0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left
  *   ChArUco views ──calibration_camera──▶ vision_camera         (optional)
  *   a photo of the table ──calibration_table──▶ the mat checked  (markers found, sizes agree)
- *   photos + their truths ──calibration_teach──▶ what the box looks like
+ *   photos + their truths ──calibration_teach_image──▶ what the box looks like
  *                                  │
  *                                  ▼
  *   calibration_profile ◀──▶ profile file (OpenCV FileStorage YAML, DESIGN.md §3.3)
@@ -74,6 +74,26 @@ vision_status calibration_profile_save(const char *path, const calibration_profi
  */
 vision_status calibration_profile_load(const char *path, calibration_profile *profile,
                                        char *error, size_t size);
+
+/* ---- teaching a box: photos of laid-out pieces and their truths ---- */
+
+/*
+ * Teaches profile->el from one photo whose truth is known (`calibrate teach` calls it once per
+ * --image): registers the frame with the profile's mat and camera (vision_register), then
+ * learns the truth's tiles, pieces and tokens into profile->el (vision_el_learn), which may
+ * already hold what other photos taught. registration (may be NULL) receives where the table
+ * lay, for a read-back. Fails as vision_register or vision_el_learn does (error, size bytes,
+ * says why without naming the photo: the caller knows its name); profile->el may then hold part
+ * of this photo's learning, so a caller that fails discards the profile.
+ */
+vision_status calibration_teach_image(calibration_profile *profile, const vision_image *frame,
+                                      const vision_el_observation *truth,
+                                      vision_registration *registration, char *error,
+                                      size_t size);
+
+/* The first tile type profile->el has no sample of (every type needs one tile without pieces in
+ * some photo), or -1 when every type was taught. */
+int calibration_teach_missing_type(const calibration_profile *profile);
 
 /* ---- the camera (optional): a ChArUco board photographed from several angles ---- */
 

@@ -4,6 +4,7 @@
 #include "capture_internal.h"
 #include "cv_shim.h"
 #include "input_file.h"
+#include "recording.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -24,6 +25,12 @@
 #define CAPTURE_NAME_MAX 255  /* bytes of a file name (Linux's NAME_MAX) */
 /* A video whose container gives no frame rate is timed at this rate (PAL's, the commonest). */
 #define CAPTURE_VIDEO_FALLBACK_FPS 25.0
+/* The demo table's defaults: seed, size (720p: a webcam's common size, and a frame drawn in
+ * well under its 100 ms), frames a second. */
+#define CAPTURE_DEMO_SEED 1
+#define CAPTURE_DEMO_WIDTH 1280
+#define CAPTURE_DEMO_HEIGHT 720
+#define CAPTURE_DEMO_FPS 10
 
 const char *capture_status_message(capture_status status)
 {
@@ -53,14 +60,16 @@ void capture_config_default(capture_config *config)
 typedef enum {
     ARGUMENT_PATH,           /* required, any text */
     ARGUMENT_OPTIONAL_WHOLE, /* none, or a whole number */
+    ARGUMENT_WHOLE_OPTIONS,  /* none, or a whole number; then "?name=value&..." or none */
 } argument_kind;
 
 typedef struct capture_backend {
     const char *kind;  /* the spec's scheme */
     const char *usage; /* how a spec of this kind is written, for messages */
     argument_kind argument;
-    /* argument: the text after the colon (NULL when none); whole: it as a number. On failure
-     * the open records the error in the source (source_fail) and its close still runs. */
+    /* argument: the text after the colon (NULL when none; for ARGUMENT_WHOLE_OPTIONS the
+     * options after '?', NULL when none); whole: the number. On failure the open records the
+     * error in the source (source_fail) and its close still runs. */
     capture_status (*open)(capture_source *source, const char *argument,
                            unsigned long long whole);
     /* The next frame into source->image and *time_ms; CAPTURE_END when there is none. */
@@ -90,6 +99,12 @@ struct capture_source {
     double opened_ms; /* the monotonic clock at open */
     /* camera: */
     capture_camera *camera;
+    /* demo: */
+    recording *demo;
+    uint64_t demo_seed;
+    bool demo_paced;    /* frames at their time on the clock; false: as fast as drawn */
+    int demo_next;      /* the recording's next frame */
+    int demo_picture;   /* the recording's frame whose picture source->image holds; -1 */
 };
 
 /* Records "SPEC: message" as the source's error and returns status: failing is one line. */
@@ -130,6 +145,19 @@ static capture_status from_vision(vision_status status)
     default:
         return CAPTURE_BAD_INPUT;
     }
+}
+
+static bool parse_whole(const char *text, unsigned long long *value)
+{
+    if (!*text || strlen(text) > 19)
+        return false;
+    *value = 0;
+    for (const char *c = text; *c; c++) {
+        if (!isdigit((unsigned char)*c))
+            return false;
+        *value = *value * 10 + (unsigned long long)(*c - '0');
+    }
+    return true;
 }
 
 /* Checks the source's path: what it should be ("folder", "file", "device") is named when it is
@@ -563,26 +591,141 @@ static void camera_close(capture_source *source)
 #endif
 }
 
-/* ---- demo: (the renderer's table, wired later) ---- */
+/* ---- demo: (a recording of a random game, drawn on demand) ---- */
+
+/* Reads "name=value&..." options of demo:. */
+static capture_status demo_options(capture_source *source, const char *options, int *width,
+                                   int *height, int *fps)
+{
+    char quoted[CAPTURE_QUOTE_MAX];
+    for (const char *option = options; option && *option;) {
+        size_t length = strcspn(option, "&");
+        char text[64];
+        if (length >= sizeof text)
+            return source_fail(source, CAPTURE_BAD_SPEC, "not a source: option \"%s\" too long",
+                               input_file_quote(option, length, quoted, sizeof quoted));
+        memcpy(text, option, length);
+        text[length] = '\0';
+        option += length + (option[length] == '&');
+        char *value = strchr(text, '=');
+        unsigned long long a = 0, b = 0;
+        char *x = value ? strchr(value + 1, 'x') : NULL;
+        bool ok = value != NULL;
+        if (ok)
+            *value++ = '\0';
+        if (ok && strcmp(text, "size") == 0) {
+            if (x)
+                *x = '\0';
+            ok = x && parse_whole(value, &a) && parse_whole(x + 1, &b) && a >= 32 &&
+                 a <= 8192 && b >= 32 && b <= 8192;
+            if (ok) {
+                *width = (int)a;
+                *height = (int)b;
+                continue;
+            }
+            return source_fail(source, CAPTURE_BAD_SPEC,
+                               "not a source: size=WIDTHxHEIGHT, 32 to 8192 pixels a side");
+        }
+        if (ok && strcmp(text, "pace") == 0) {
+            ok = strcmp(value, "0") == 0 || strcmp(value, "1") == 0;
+            if (ok) {
+                source->demo_paced = value[0] == '1';
+                continue;
+            }
+            return source_fail(source, CAPTURE_BAD_SPEC,
+                               "not a source: pace=1 (real time) or pace=0 (as fast as drawn)");
+        }
+        if (ok && strcmp(text, "fps") == 0) {
+            ok = parse_whole(value, &a) && a >= 1 && a <= 60;
+            if (ok) {
+                *fps = (int)a;
+                continue;
+            }
+            return source_fail(source, CAPTURE_BAD_SPEC,
+                               "not a source: fps=N, 1 to 60 frames a second");
+        }
+        return source_fail(source, CAPTURE_BAD_SPEC,
+                           "not a source: \"%s\" is not an option of demo: (size=WxH, pace=0|1, "
+                           "fps=N)",
+                           quote(text, quoted));
+    }
+    return CAPTURE_OK;
+}
 
 static capture_status demo_open(capture_source *source, const char *argument,
                                 unsigned long long whole)
 {
-    (void)argument;
-    (void)whole;
-    return source_fail(source, CAPTURE_NOT_AVAILABLE,
-                       "not available yet: the demo table comes with the scripted games (issue 8)");
+    int width = CAPTURE_DEMO_WIDTH, height = CAPTURE_DEMO_HEIGHT, fps = CAPTURE_DEMO_FPS;
+    source->demo_paced = true;
+    source->demo_picture = -1;
+    capture_status status = demo_options(source, argument, &width, &height, &fps);
+    if (status != CAPTURE_OK)
+        return status;
+    source->demo_seed = whole;
+    char detail[CAPTURE_ERROR_MAX - CAPTURE_QUOTE_MAX - 8];
+    vision_status drawn = recording_demo(whole, width, height, fps, &source->demo, detail,
+                                         sizeof detail);
+    if (drawn != VISION_OK)
+        return source_fail(source, from_vision(drawn), "%s", detail);
+    source->frame_count = recording_frame_count(source->demo);
+    source->opened_ms = monotonic_ms();
+    return CAPTURE_OK;
+}
+
+/* Sleeps until the monotonic clock reads at least until_ms. */
+static void sleep_until(double until_ms)
+{
+    for (double now = monotonic_ms(); now < until_ms; now = monotonic_ms()) {
+        double left = until_ms - now;
+        struct timespec pause = {(time_t)(left / 1000), (long)(fmod(left, 1000) * 1e6)};
+        nanosleep(&pause, NULL);
+    }
 }
 
 static capture_status demo_read(capture_source *source, double *time_ms)
 {
-    (void)time_ms;
-    return source_fail(source, CAPTURE_NOT_AVAILABLE, "not available yet");
+    recording *r = source->demo;
+    int count = recording_frame_count(r);
+    if (source->demo_next >= count)
+        return CAPTURE_END;
+    int frame = source->demo_next;
+    if (source->demo_paced) {
+        /* a reader slower than the frame rate misses frames, as with a camera: the frame due
+         * now, not one long gone */
+        double due = floor((monotonic_ms() - source->opened_ms) * recording_fps(r) / 1000.0);
+        if (due > frame)
+            frame = due < count ? (int)due : count - 1;
+    }
+    int picture = recording_frame_first(r, frame);
+    if (picture != source->demo_picture || !source->image.pixels) {
+        char detail[CAPTURE_ERROR_MAX - CAPTURE_QUOTE_MAX - 8];
+        vision_image_free(&source->image);
+        source->demo_picture = -1;
+        vision_status status = recording_draw(r, frame, &source->image, detail, sizeof detail);
+        if (status != VISION_OK)
+            return source_fail(source, from_vision(status) == CAPTURE_BAD_INPUT ? CAPTURE_IO
+                                                                                 : from_vision(status),
+                               "frame %d: %s", frame, detail);
+        source->demo_picture = picture;
+    }
+    *time_ms = recording_frame_time_ms(r, frame);
+    if (source->demo_paced)
+        sleep_until(source->opened_ms + *time_ms); /* drawn ahead, shown on time */
+    source->demo_next = frame + 1;
+    return CAPTURE_OK;
 }
 
 static void demo_close(capture_source *source)
 {
-    (void)source;
+    recording_free(source->demo);
+}
+
+bool capture_demo_seed(const capture_source *source, uint64_t *seed)
+{
+    if (!source->demo)
+        return false;
+    *seed = source->demo_seed;
+    return true;
 }
 
 static const capture_backend backends[] = {
@@ -590,33 +733,22 @@ static const capture_backend backends[] = {
     {"file", "file:PATH", ARGUMENT_PATH, file_open, file_read, video_close},
     {"v4l2", "v4l2:/dev/videoN", ARGUMENT_PATH, v4l2_open, v4l2_read, video_close},
     {"camera", "camera[:N]", ARGUMENT_OPTIONAL_WHOLE, camera_open, camera_read, camera_close},
-    {"demo", "demo[:SEED]", ARGUMENT_OPTIONAL_WHOLE, demo_open, demo_read, demo_close},
+    {"demo", "demo[:SEED][?size=WxH&pace=0|1&fps=N]", ARGUMENT_WHOLE_OPTIONS, demo_open,
+     demo_read, demo_close},
 };
 #define BACKEND_COUNT (sizeof backends / sizeof backends[0])
 #define SOURCE_KINDS "camera[:N], v4l2:/dev/videoN, file:PATH, dir:PATH or demo[:SEED]"
 
 /* ---- the source ---- */
 
-static bool parse_whole(const char *text, unsigned long long *value)
-{
-    if (!*text || strlen(text) > 19)
-        return false;
-    *value = 0;
-    for (const char *c = text; *c; c++) {
-        if (!isdigit((unsigned char)*c))
-            return false;
-        *value = *value * 10 + (unsigned long long)(*c - '0');
-    }
-    return true;
-}
-
 /* Finds spec's backend and its argument; on failure records why in source. */
 static capture_status parse_spec(capture_source *source, const char *spec,
                                  const capture_backend **backend, const char **argument,
                                  unsigned long long *whole)
 {
-    const char *colon = strchr(spec, ':');
-    size_t kind_length = colon ? (size_t)(colon - spec) : strlen(spec);
+    /* the kind ends at the colon, or at the '?' of demo:'s options */
+    size_t kind_length = strcspn(spec, ":?");
+    const char *colon = spec[kind_length] == ':' ? spec + kind_length : NULL;
     *backend = NULL;
     *argument = colon ? colon + 1 : NULL;
     *whole = 0;
@@ -629,6 +761,25 @@ static capture_status parse_spec(capture_source *source, const char *spec,
     if ((*backend)->argument == ARGUMENT_PATH && (!*argument || !**argument))
         return source_fail(source, CAPTURE_BAD_SPEC, "not a source: expected %s",
                            (*backend)->usage);
+    if ((*backend)->argument == ARGUMENT_WHOLE_OPTIONS) {
+        /* "demo", "demo:7", "demo?pace=0", "demo:7?pace=0": the options start at the '?' */
+        const char *rest = spec + kind_length, *mark = strchr(rest, '?');
+        *whole = CAPTURE_DEMO_SEED;
+        *argument = mark ? mark + 1 : NULL;
+        if (*rest != ':')
+            return CAPTURE_OK;
+        size_t length = mark ? (size_t)(mark - rest - 1) : strlen(rest + 1);
+        char digits[24] = "";
+        if (length > 0 && length < sizeof digits) {
+            memcpy(digits, rest + 1, length);
+            digits[length] = '\0';
+        }
+        if (!parse_whole(digits, whole))
+            return source_fail(source, CAPTURE_BAD_SPEC,
+                               "not a source: expected %s, a whole number after the colon",
+                               (*backend)->usage);
+        return CAPTURE_OK;
+    }
     if ((*backend)->argument == ARGUMENT_OPTIONAL_WHOLE && *argument &&
         !parse_whole(*argument, whole))
         return source_fail(source, CAPTURE_BAD_SPEC,

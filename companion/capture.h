@@ -6,7 +6,7 @@
  *   "v4l2:DEV"  ├─ capture_open ─────▶├─▶ v4l2    a webcam, through OpenCV's V4L2 backend
  *   "camera:N"  │   (spec parser,     ├─▶ camera  libcamera (capture_camera.cpp), or "not built
  *   "demo:SEED"─┘    backend table)   │           with camera support"
- *                                     └─▶ demo    "not available yet"
+ *                                     └─▶ demo    a random game drawn on demand (recording.h)
  *
  *   capture_read ──▶ capture_frame {image (BGR, borrowed), time_ms, index}  ... CAPTURE_END
  *
@@ -29,13 +29,29 @@
  * - without times.txt, frame i (from 0) is at i * 1000 / fps ms (capture_config.fps).
  * - an empty folder (no frame files) is an error; a frame file that does not decode is an error
  *   naming it when it is read (capture_read), not at open.
+ *
+ * The demo: source, exactly: "demo[:SEED][?OPTION&OPTION...]", SEED a whole number (default 1),
+ * options:
+ *   size=WxH   the frame size, 32 to 8192 pixels a side (default 1280x720)
+ *   pace=1|0   1 (default): each frame is given at its time on the clock from the open, a read
+ *              blocking until then (the frame is drawn before the wait); a reader slower than
+ *              the frame rate misses frames, as with a camera. 0: as fast as they are drawn
+ *              (tests, benches), every frame in turn.
+ *   fps=N      frames a second, 1 to 60 (default 10)
+ * It is recording_demo(SEED, ...): a random 2-player Expedition Luxor game without the
+ * expansion played by the engine to its end, the box's art and the scene from SEED, with hands
+ * reaching in for every action, pauses, resting hands, passing shadows and one nudge of the
+ * camera; frame i's time is i * 1000 / fps ms; it ends with the game. recording_demo_profile
+ * teaches its box for a tracker (recording.h). capture_config's fields do not apply to it.
  */
 #ifndef TS_CAPTURE_H
 #define TS_CAPTURE_H
 
 #include "vision.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define CAPTURE_STATUS_TABLE(X)                                               \
     X(CAPTURE_OK, "ok")                                                       \
@@ -62,7 +78,8 @@ int capture_status_is_users(capture_status status);
 typedef struct capture_config {
     double fps;        /* dir: without times.txt: frames a second; default 10 (> 0, <= 1000) */
     int width, height; /* v4l2: and camera: only: the frame size asked of the device, pixels;
-                          default 1920 x 1080 (it may give another); 0 x 0: the device's own */
+                          default 1920 x 1080 (it may give another); 0 x 0: the device's own
+                          (demo: takes its size in its spec) */
 } capture_config;
 
 /* The defaults above. */
@@ -86,7 +103,8 @@ typedef struct capture_frame {
  * naming the spec and the problem: CAPTURE_BAD_SPEC for a malformed spec or an unknown kind,
  * CAPTURE_BAD_INPUT for a source that is not there or not right (a missing folder or device, an
  * empty folder, a bad times.txt, a file that is not a video), CAPTURE_NOT_AVAILABLE for a kind
- * this build cannot open (demo:, camera: without libcamera), CAPTURE_NOMEM, CAPTURE_IO.
+ * this build cannot open (camera: without libcamera), CAPTURE_NOMEM, CAPTURE_IO. demo: plans
+ * its whole game at open (a few ms) and draws nothing yet.
  */
 capture_status capture_open(const char *spec, const capture_config *config,
                             capture_source **source, char *error, size_t size);
@@ -100,13 +118,17 @@ capture_status capture_open(const char *spec, const capture_config *config,
  */
 capture_status capture_read(capture_source *source, capture_frame *frame);
 
-/* The number of frames the source holds when it is known (dir:, and file: when the container
- * says), for a progress bar; -1 for a live source or when unknown. */
+/* The number of frames the source holds when it is known (dir:, demo:, and file: when the
+ * container says), for a progress bar; -1 for a live source or when unknown. */
 int capture_frame_count(const capture_source *source);
 
 /* The last error, one line naming the source and the problem ("" when none). Owned by the
  * source, valid until its next call. */
 const char *capture_error(const capture_source *source);
+
+/* Whether the source is the demo table; its seed into *seed when it is (for
+ * recording_demo_profile: a tracker watching the demo teaches its box from the seed). */
+bool capture_demo_seed(const capture_source *source, uint64_t *seed);
 
 /* Closes the source and frees it. Accepts NULL. */
 void capture_free(capture_source *source);

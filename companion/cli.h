@@ -4,6 +4,7 @@
 
 #include "calibration.h"
 #include "db.h"
+#include "recording.h"
 
 #include <stdbool.h>
 
@@ -60,15 +61,10 @@ int cli_profile_load(const cli_command *command, const char *path, const char *g
 /* What `tablescribe render --script` is asked for: cmd_render.c reads the options,
  * cmd_render_script.c records. */
 typedef struct render_script_request {
-    const char *script; /* the game in the notation */
-    const char *out;    /* the frame folder to create (missing or empty) */
-    int fps;            /* frames per second, 1 to 60 */
-    int pause_ms;       /* the table at rest after each action */
-    int players;        /* 0: from the start layout, 2 tiles a seat */
-    bool expansion;     /* the action tokens */
-    bool png;           /* frames as PNG; JPEG otherwise */
-    bool resting_hand;  /* a hand laid on the table in some pauses */
-    bool nudge;         /* the camera bumped once, in the middle third of the game */
+    const char *script;        /* the game in the notation */
+    const char *out;           /* the frame folder to create (missing or empty) */
+    bool png;                  /* frames as PNG; JPEG otherwise */
+    recording_options options; /* frames a second, pauses, players, disturbances */
 } render_script_request;
 
 /* Records the scripted game into request->out with the renderer's config (the pose and light

@@ -47,6 +47,7 @@ enum {
     OPTION_FORMAT,
     OPTION_RESTING_HAND,
     OPTION_NUDGE,
+    OPTION_SHADOW,
 };
 
 static const struct option options[] = {
@@ -82,6 +83,7 @@ static const struct option options[] = {
     {"format", required_argument, NULL, OPTION_FORMAT},
     {"resting-hand", no_argument, NULL, OPTION_RESTING_HAND},
     {"nudge", no_argument, NULL, OPTION_NUDGE},
+    {"shadow", no_argument, NULL, OPTION_SHADOW},
     {NULL, 0, NULL, 0},
 };
 
@@ -326,7 +328,8 @@ int cli_render(const cli_command *command, int argc, char **argv)
     vision_render_config_default(&config);
     const char *game = NULL, *observation_path = NULL, *out = NULL, *info_path = NULL;
     bool box_given = false, hands_given = false, script_only = false;
-    render_script_request script = {.fps = 10, .pause_ms = 1500};
+    render_script_request script = {0};
+    recording_options_default(&script.options);
     opterr = 0;
     optind = 1;
     int option;
@@ -348,13 +351,16 @@ int cli_render(const cli_command *command, int argc, char **argv)
             script.script = optarg;
             continue;
         case OPTION_EXPANSION:
-            script.expansion = script_only = true;
+            script.options.expansion = script_only = true;
             continue;
         case OPTION_RESTING_HAND:
-            script.resting_hand = script_only = true;
+            script.options.resting_hand = script_only = true;
             continue;
         case OPTION_NUDGE:
-            script.nudge = script_only = true;
+            script.options.nudge = script_only = true;
+            continue;
+        case OPTION_SHADOW:
+            script.options.shadow = script_only = true;
             continue;
         case OPTION_FORMAT:
             if (strcmp(optarg, "png") != 0 && strcmp(optarg, "jpg") != 0)
@@ -405,11 +411,11 @@ int cli_render(const cli_command *command, int argc, char **argv)
             script_only |= option == OPTION_FPS || option == OPTION_PAUSE ||
                            option == OPTION_PLAYERS;
             if (option == OPTION_FPS)
-                script.fps = (int)value;
+                script.options.fps = (int)value;
             else if (option == OPTION_PAUSE)
-                script.pause_ms = (int)value;
+                script.options.pause_ms = (int)value;
             else if (option == OPTION_PLAYERS)
-                script.players = (int)value;
+                script.options.players = (int)value;
         }
     }
     if (optind < argc)
@@ -436,7 +442,7 @@ int cli_render(const cli_command *command, int argc, char **argv)
     }
     if (script_only)
         return cli_usage_error(command, "--fps, --pause, --players, --expansion, --format, "
-                                        "--resting-hand and --nudge go with --script");
+                                        "--resting-hand, --nudge and --shadow go with --script");
     if (!observation_path)
         return cli_usage_error(command, "--observation FILE is required (the truth to draw, "
                                         "observation JSON)");

@@ -95,9 +95,9 @@ static int print_layout(const cli_command *command, char *colour_list, const cha
     return code;
 }
 
-/* Learns one pair into model; prints the reason naming the file on failure. */
-static int learn_pair(const cli_command *command, const calibration_profile *profile,
-                      const char *image_path, const char *truth_path, vision_el_model *model,
+/* Learns one pair into the profile; prints the reason naming the file on failure. */
+static int learn_pair(const cli_command *command, calibration_profile *profile,
+                      const char *image_path, const char *truth_path,
                       vision_el_observation *truth, vision_image *frame,
                       vision_registration *registration)
 {
@@ -109,11 +109,7 @@ static int learn_pair(const cli_command *command, const calibration_profile *pro
         cli_error(command, "%s", error);
         return cli_vision_exit_code(status);
     }
-    status = vision_register(frame, &profile->mat, &profile->camera, registration, error,
-                             sizeof error);
-    if (status == VISION_OK)
-        status = vision_el_learn(frame, registration, &profile->mat, truth, model, error,
-                                 sizeof error);
+    status = calibration_teach_image(profile, frame, truth, registration, error, sizeof error);
     if (status != VISION_OK) {
         vision_image_free(frame);
         cli_error(command, "%s: %s", image_path, status == VISION_NOMEM ? "out of memory" : error);
@@ -244,7 +240,7 @@ int cli_calibrate_teach(const cli_command *command, int argc, char **argv)
         goto done;
     vision_el_model_init(&profile->el);
     for (; learnt < image_count && code == EXIT_OK; learnt++) {
-        code = learn_pair(command, profile, images[learnt], truths[learnt], &profile->el, truth,
+        code = learn_pair(command, profile, images[learnt], truths[learnt], truth,
                           &frames[learnt], &registrations[learnt]);
         truth_copies[learnt] = *truth;
     }
@@ -252,14 +248,14 @@ int cli_calibrate_teach(const cli_command *command, int argc, char **argv)
         learnt--;
         goto done;
     }
-    for (int type = 0; type < EL_TILE_TYPES; type++)
-        if (!profile->el.type_samples[type]) {
-            code = cli_usage_error(command,
-                                   "teach: no %s tile without pieces in the images: every type "
-                                   "needs one (tablescribe calibrate teach --print-layout)",
-                                   el_tile_name((el_tile_type)type));
-            goto done;
-        }
+    int missing = calibration_teach_missing_type(profile);
+    if (missing >= 0) {
+        code = cli_usage_error(command,
+                               "teach: no %s tile without pieces in the images: every type "
+                               "needs one (tablescribe calibrate teach --print-layout)",
+                               el_tile_name((el_tile_type)missing));
+        goto done;
+    }
     char error[512];
     vision_status status = calibration_profile_save(profile_path, profile, error, sizeof error);
     if (status != VISION_OK) {

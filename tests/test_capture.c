@@ -1,5 +1,6 @@
 /* Capture sources: dir: with and without times.txt, file: on a video the test writes, v4l2:
- * on a missing device, the spec parser, and the times.txt parser under random mutations. */
+ * on a missing device, demo: (its frames, pace and refusals), the spec parser, and the
+ * times.txt parser under random mutations. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 
 #include "capture.h"
 #include "cv_shim.h"
+#include "recording.h"
 #include "test_support.h"
 
 #include <math.h>
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define FRAME_WIDTH 8
 #define FRAME_HEIGHT 6
@@ -358,15 +361,11 @@ static void test_capture_v4l2_names_a_missing_device(void **state)
     free(folder);
 }
 
-static void test_capture_spec_parser_refuses_malformed_specs(void **state)
+/* Each spec is refused as not a source (the user's: exit status 2), in one line naming it,
+ * with no source left open. */
+static void assert_refused_specs(const char *const *bad, size_t count)
 {
-    (void)state;
-    static const char *const bad[] = {
-        "", "dir", "dir:", "file:", "v4l2", "v4l2:", "camera:", "camera:x", "camera:-1",
-        "camera:1.5", "demo:", "demo:seed", "demo:99999999999999999999", "webcam:0", "DIR:/tmp",
-        ":x", "http://camera/stream", "camera 0",
-    };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    for (size_t i = 0; i < count; i++) {
         capture_source *source = (capture_source *)1;
         char error[512] = "";
         capture_status status = capture_open(bad[i], NULL, &source, error, sizeof error);
@@ -375,7 +374,19 @@ static void test_capture_spec_parser_refuses_malformed_specs(void **state)
         assert_null(source);
         assert_one_line_naming(error, bad[i]);
         assert_non_null(strstr(error, "not a source"));
+        assert_true(capture_status_is_users(status));
     }
+}
+
+static void test_capture_spec_parser_refuses_malformed_specs(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "", "dir", "dir:", "file:", "v4l2", "v4l2:", "camera:", "camera:x", "camera:-1",
+        "camera:1.5", "demo:", "demo:seed", "demo:99999999999999999999", "webcam:0", "DIR:/tmp",
+        ":x", "http://camera/stream", "camera 0",
+    };
+    assert_refused_specs(bad, sizeof bad / sizeof bad[0]);
     /* a spec of control characters is quoted, still one line */
     capture_source *source;
     char error[512];
@@ -386,22 +397,143 @@ static void test_capture_spec_parser_refuses_malformed_specs(void **state)
     assert_string_equal(capture_status_message(CAPTURE_BAD_SPEC), "not a source");
 }
 
-/* demo: is recognised and answered honestly; camera: without a camera is never a success. */
-static void test_capture_demo_and_camera_answer_honestly(void **state)
+/* camera: without a camera is never a success. */
+static void test_capture_camera_answers_honestly(void **state)
 {
     (void)state;
     capture_source *source;
     char error[512];
-    assert_int_equal(capture_open("demo", NULL, &source, error, sizeof error),
-                     CAPTURE_NOT_AVAILABLE);
-    assert_non_null(strstr(error, "not available yet"));
-    assert_int_equal(capture_open("demo:42", NULL, &source, error, sizeof error),
-                     CAPTURE_NOT_AVAILABLE);
-    assert_one_line_naming(error, "demo:42");
     capture_status status = capture_open("camera:250", NULL, &source, error, sizeof error);
     assert_true(status == CAPTURE_NOT_AVAILABLE || status == CAPTURE_BAD_INPUT);
     assert_null(source);
     assert_one_line_naming(error, "camera:250");
+    assert_false(capture_status_is_users(CAPTURE_NOT_AVAILABLE));
+}
+
+static capture_source *open_demo(const char *spec)
+{
+    capture_source *source = NULL;
+    char error[512] = "";
+    capture_status status = capture_open(spec, NULL, &source, error, sizeof error);
+    if (status != CAPTURE_OK)
+        fail_msg("%s: %s", spec, error);
+    return source;
+}
+
+static void read_ok(capture_source *source, capture_frame *frame)
+{
+    capture_status status = capture_read(source, frame);
+    if (status != CAPTURE_OK)
+        fail_msg("capture_read: %s", capture_error(source));
+}
+
+/* demo: at full speed: every frame in turn, 100 ms apart, the size asked, the count known, the
+ * seed told; its frames are the demo recording's (recording_demo), frame for frame. */
+static void test_capture_demo_yields_the_recordings_frames_in_time_order(void **state)
+{
+    (void)state;
+    capture_source *source = open_demo("demo:5?pace=0&size=320x180");
+    uint64_t seed = 0;
+    assert_true(capture_demo_seed(source, &seed));
+    assert_true(seed == 5);
+    recording *r = NULL;
+    char error[512];
+    assert_int_equal(recording_demo(5, 320, 180, 10, &r, error, sizeof error), VISION_OK);
+    assert_int_equal(capture_frame_count(source), recording_frame_count(r));
+    assert_true(capture_frame_count(source) > 1000); /* a whole game at real pace */
+    /* the first hand reaches in within a few seconds: read past it */
+    int frames = 60;
+    for (int i = 0; i < frames; i++) {
+        capture_frame frame;
+        read_ok(source, &frame);
+        assert_int_equal(frame.index, i);
+        assert_true(frame.time_ms == i * 100.0);
+        assert_int_equal(frame.image.width, 320);
+        assert_int_equal(frame.image.height, 180);
+        assert_int_equal(frame.image.channels, 3);
+        assert_int_equal(frame.image.owned, 0);
+        if (i % 15 == 0 || recording_frame_moving(r, i)) {
+            vision_image drawn;
+            assert_int_equal(recording_draw(r, i, &drawn, error, sizeof error), VISION_OK);
+            assert_memory_equal(drawn.pixels, frame.image.pixels,
+                                (size_t)drawn.stride * (size_t)drawn.height);
+            vision_image_free(&drawn);
+        }
+    }
+    recording_free(r);
+    capture_free(source);
+    /* another source is not the demo */
+    char *folder = test_make_folder();
+    write_frame(folder, "a.png", 1);
+    char *spec = dir_spec(folder);
+    capture_source *dir;
+    assert_int_equal(capture_open(spec, NULL, &dir, error, sizeof error), CAPTURE_OK);
+    assert_false(capture_demo_seed(dir, &seed));
+    capture_free(dir);
+    test_remove_tree(folder);
+    free(spec);
+    free(folder);
+}
+
+/* The same seed gives the same frames; another seed another box and game. */
+static void test_capture_demo_is_deterministic_for_a_seed(void **state)
+{
+    (void)state;
+    capture_source *a = open_demo("demo:11?pace=0&size=160x90");
+    capture_source *b = open_demo("demo:11?size=160x90&pace=0");
+    capture_source *c = open_demo("demo:12?pace=0&size=160x90");
+    bool differs = false;
+    for (int i = 0; i < 40; i++) {
+        capture_frame fa, fb, fc;
+        read_ok(a, &fa);
+        read_ok(b, &fb);
+        read_ok(c, &fc);
+        assert_true(fa.time_ms == fb.time_ms);
+        assert_memory_equal(fa.image.pixels, fb.image.pixels,
+                            (size_t)fa.image.stride * (size_t)fa.image.height);
+        differs |= memcmp(fa.image.pixels, fc.image.pixels,
+                          (size_t)fa.image.stride * (size_t)fa.image.height) != 0;
+    }
+    assert_true(differs);
+    capture_free(a);
+    capture_free(b);
+    capture_free(c);
+}
+
+/* At real pace (the default) a read blocks until its frame's time: the fifth frame, at 400 ms,
+ * comes no sooner than 400 ms after the open (a lower bound only: a busy machine is later). */
+static void test_capture_demo_keeps_real_pace(void **state)
+{
+    (void)state;
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    capture_source *source = open_demo("demo:2?size=64x36");
+    double last = -1;
+    capture_frame frame;
+    for (int i = 0; i < 5; i++) {
+        read_ok(source, &frame);
+        assert_true(frame.time_ms > last);
+        last = frame.time_ms;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    double elapsed_ms = (double)(end.tv_sec - start.tv_sec) * 1e3 +
+                        (double)(end.tv_nsec - start.tv_nsec) * 1e-6;
+    assert_true(last >= 400);
+    assert_true(elapsed_ms >= last - 1);
+    capture_free(source);
+}
+
+/* Bad demo specs: one line naming the spec, CAPTURE_BAD_SPEC (the user's: exit status 2). */
+static void test_capture_demo_refuses_bad_specs_in_one_line(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "demo:x",           "demo:-1",          "demo:1.5",       "demo:",
+        "demo:?pace=0",     "demo:7?size=9",    "demo:7?size=10x10", "demo:7?size=99999x90",
+        "demo:7?pace=2",    "demo:7?pace",      "demo?colour=red", "demo:7?fps=0",
+        "demo:7?fps=61",    "demo:7?pace=0&&x", "demo:7x",
+    };
+    assert_refused_specs(bad, sizeof bad / sizeof bad[0]);
 }
 
 /* ---- the times.txt parser under random mutations ---- */
@@ -525,7 +657,11 @@ int main(void)
         cmocka_unit_test(test_capture_file_refuses_what_is_not_a_video),
         cmocka_unit_test(test_capture_v4l2_names_a_missing_device),
         cmocka_unit_test(test_capture_spec_parser_refuses_malformed_specs),
-        cmocka_unit_test(test_capture_demo_and_camera_answer_honestly),
+        cmocka_unit_test(test_capture_camera_answers_honestly),
+        cmocka_unit_test(test_capture_demo_yields_the_recordings_frames_in_time_order),
+        cmocka_unit_test(test_capture_demo_is_deterministic_for_a_seed),
+        cmocka_unit_test(test_capture_demo_keeps_real_pace),
+        cmocka_unit_test(test_capture_demo_refuses_bad_specs_in_one_line),
         cmocka_unit_test(test_capture_times_txt_survives_random_mutations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

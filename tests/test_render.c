@@ -456,6 +456,47 @@ static double change_at(const vision_image *a, const vision_image *b, vision_poi
     return sum / 75;
 }
 
+/* A passing shadow darkens the table where it lies, leaves the far side of the mat as it was,
+ * moves no tile (info unchanged) and is refused when too dark. */
+static void test_render_a_passing_shadow_darkens_and_moves_nothing(void **state)
+{
+    (void)state;
+    vision_el_observation truth;
+    sample_truth(&truth);
+    vision_render_config config;
+    clean_config(&config, 33, 4);
+    vision_image plain, shaded;
+    static vision_render_info before, after;
+    assert_int_equal(vision_el_render(&config, &truth, &plain, &before, NULL, 0), VISION_OK);
+    double x = before.tiles[6].x_mm, y = before.tiles[6].y_mm;
+    config.shadow = (vision_render_shadow){220, 110, x, y, 30, 0.5};
+    char error[256];
+    assert_int_equal(vision_el_render(&config, &truth, &shaded, &after, error, sizeof error),
+                     VISION_OK);
+    vision_point centre = vision_project(&before.camera, x, y, 0);
+    assert_true(grey_at(&shaded, centre) < 0.8 * grey_at(&plain, centre));
+    /* the marker farthest from the shadow is untouched */
+    int far = 0;
+    double farthest = 0;
+    for (int id = 0; id < 4; id++) {
+        double mx = (id == 1 || id == 2) * config.mat.width_mm;
+        double my = (id >= 2) * config.mat.height_mm;
+        if (hypot(mx - x, my - y) > farthest) {
+            farthest = hypot(mx - x, my - y);
+            far = id;
+        }
+    }
+    assert_true(change_at(&plain, &shaded, before.camera.markers[far][0]) < 0.5);
+    assert_memory_equal(before.tiles, after.tiles, sizeof before.tiles);
+    vision_image_free(&shaded);
+    config.shadow.darkness = 0.9;
+    assert_int_equal(vision_el_render(&config, &truth, &shaded, NULL, error, sizeof error),
+                     VISION_BAD_INPUT);
+    assert_non_null(strstr(error, "shadow"));
+    assert_null(shaded.pixels);
+    vision_image_free(&plain);
+}
+
 /* A placed hand: its middle fingertip lands on the table point asked (the pixels there change
  * against the same scene without hands, those a little beyond the tip do not), its arm comes
  * from the side asked, and at reach 0 it has left the tile. */
@@ -701,6 +742,7 @@ int main(void)
         cmocka_unit_test(test_render_a_stack_of_five_stands_taller),
         cmocka_unit_test(test_render_hands_cover_tiles),
         cmocka_unit_test(test_render_a_placed_hand_lands_where_asked),
+        cmocka_unit_test(test_render_a_passing_shadow_darkens_and_moves_nothing),
         cmocka_unit_test(test_render_a_fixed_layout_keeps_its_tiles_in_place),
         cmocka_unit_test(test_render_refuses_what_it_cannot_draw),
         cmocka_unit_test(test_render_matches_the_golden_renders),

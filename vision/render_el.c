@@ -73,6 +73,7 @@ void vision_render_config_default(vision_render_config *config)
     config->layout_x_mm = NAN;
     config->layout_y_mm = NAN;
     memset(config->hand, 0, sizeof config->hand);
+    memset(&config->shadow, 0, sizeof config->shadow);
 }
 
 /* ---- small geometry ---- */
@@ -369,6 +370,17 @@ static vision_status check_config(const vision_render_config *c, char *error, si
                         "(360 excluded), reach 0 to 1",
                         i, h->tip_x_mm, h->tip_y_mm, h->tip_height_mm, h->from_deg, h->reach);
     }
+    const vision_render_shadow *w = &c->shadow;
+    if (w->length_mm != 0 &&
+        (!in_range(w->length_mm, 1, 2000) || !in_range(w->width_mm, 1, w->length_mm) ||
+         !in_range(w->x_mm, -m->width_mm, 2 * m->width_mm) ||
+         !in_range(w->y_mm, -m->height_mm, 2 * m->height_mm) || !isfinite(w->angle_deg) ||
+         !(w->darkness > 0 && w->darkness <= 0.8)))
+        return vision_fail(error, size, VISION_BAD_INPUT,
+                           "shadow %g x %g mm at %g, %g mm, darkness %g: 1 to 2000 mm long, as "
+                           "wide or less, within a mat's size of the mat, darkness above 0 to "
+                           "0.8",
+                           w->length_mm, w->width_mm, w->x_mm, w->y_mm, w->darkness);
     return VISION_OK;
 }
 
@@ -1346,6 +1358,29 @@ static void draw_glare(scene *s)
     }
 }
 
+/* ---- a passing shadow ---- */
+
+#define SHADOW_POINTS 48
+
+/* The shadow's ellipse on the table, blurred by a fifth of its width (a wide, soft penumbra:
+ * the body casting it is far above the table), darkening everything drawn so far. */
+static vision_status draw_passing_shadow(scene *s)
+{
+    const vision_render_shadow *w = &s->config->shadow;
+    if (w->length_mm <= 0)
+        return VISION_OK;
+    vec3 points[SHADOW_POINTS];
+    double a = w->angle_deg * DEG;
+    for (int k = 0; k < SHADOW_POINTS; k++) {
+        double t = 2 * PI * k / SHADOW_POINTS;
+        double u = 0.5 * w->length_mm * cos(t), v = 0.5 * w->width_mm * sin(t);
+        points[k] = v3(w->x_mm + u * cos(a) - v * sin(a), w->y_mm + u * sin(a) + v * cos(a), 0);
+    }
+    if (!fill_hull(s, points, SHADOW_POINTS, &s->shadow, NULL, 0))
+        return VISION_OK; /* behind the camera: nothing drawn */
+    return apply_shadow(s, w->width_mm / 5, w->darkness, NULL);
+}
+
 /* ---- hands ---- */
 
 static void skin_tone(render_rng *rng, double bgr[3])
@@ -1987,6 +2022,9 @@ vision_status vision_el_render(const vision_render_config *config,
     if (status == VISION_OK) {
         draw_stacks(s);
         draw_glare(s);
+        status = draw_passing_shadow(s);
+    }
+    if (status == VISION_OK) {
         status = draw_hands(s);
     }
     if (status == VISION_OK)

@@ -280,6 +280,18 @@ typedef struct vision_render_hand {
 #define VISION_HAND_LIFT_MM 80.0
 
 /*
+ * A passing shadow (someone walking between a lamp and the table): a soft dark ellipse on the
+ * table plane that darkens whatever the camera sees there, table, tiles and pieces alike, and
+ * moves nothing. length_mm 0 (the default): none.
+ */
+typedef struct vision_render_shadow {
+    double length_mm, width_mm; /* the ellipse's axes: 0 < width <= length <= 2000 mm */
+    double x_mm, y_mm;          /* its centre on the table, within a mat's size of the mat */
+    double angle_deg;           /* its long axis, from +x towards +y */
+    double darkness;            /* the share of the light it takes at its core, (0, 0.8] */
+} vision_render_shadow;
+
+/*
  * How a photo of the table is taken. The box's art comes from box_seed alone, so that a box
  * taught from one photo is recognised in others; everything else from scene_seed. A field set
  * to NAN (or -1 for the whole numbers) is drawn from scene_seed within the range given.
@@ -311,10 +323,11 @@ typedef struct vision_render_config {
      * so that a recording's tiles stay put while the layout grows around them. */
     double layout_x_mm, layout_y_mm;
     vision_render_hand hand[2]; /* hand i < hands with placed set is put there; default none */
+    vision_render_shadow shadow; /* a passing shadow; default none (length_mm 0) */
 } vision_render_config;
 
-/* The defaults above: seeds 1, 1920 x 1080, the default mat, no hands, no hand placed, the
- * layout placed by the seed, the rest drawn. */
+/* The defaults above: seeds 1, 1920 x 1080, the default mat, no hands, no hand placed, no
+ * shadow, the layout placed by the seed, the rest drawn. */
 void vision_render_config_default(vision_render_config *config);
 
 /* What the renderer knows that an image does not say: for tests and the accuracy bench. */

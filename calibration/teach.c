@@ -1,0 +1,25 @@
+/* Teaching a box: one photo and its truth at a time into the profile. */
+#include "calibration.h"
+
+vision_status calibration_teach_image(calibration_profile *profile, const vision_image *frame,
+                                      const vision_el_observation *truth,
+                                      vision_registration *registration, char *error,
+                                      size_t size)
+{
+    vision_registration found;
+    vision_status status =
+        vision_register(frame, &profile->mat, &profile->camera, &found, error, size);
+    if (status == VISION_OK)
+        status = vision_el_learn(frame, &found, &profile->mat, truth, &profile->el, error, size);
+    if (status == VISION_OK && registration)
+        *registration = found;
+    return status;
+}
+
+int calibration_teach_missing_type(const calibration_profile *profile)
+{
+    for (int type = 0; type < EL_TILE_TYPES; type++)
+        if (!profile->el.type_samples[type])
+            return type;
+    return -1;
+}
