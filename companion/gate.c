@@ -15,6 +15,9 @@ struct gate {
     vision_image small;  /* this frame's copy */
     vision_image anchor; /* the still period's first frame's copy */
     vision_image read;   /* the copy at the last STABLE */
+    vision_image before; /* the copy read before it, for gate_unread */
+    int before_histogram[256];
+    bool has_before, last_stable;
     vision_image mask;   /* keep_change_mask: this frame against read, 255 where changed */
     bool has_mask;
     int small_histogram[256], anchor_histogram[256], read_histogram[256]; /* of the copies */
@@ -91,6 +94,8 @@ vision_status gate_new(const gate_config *config, gate **out, char *error, size_
 void gate_reset(gate *gate)
 {
     gate->has_mask = false;
+    gate->has_before = false;
+    gate->last_stable = false;
     gate->has_anchor = false;
     gate->has_read = false;
     gate->settled_once = false;
@@ -104,6 +109,7 @@ void gate_free(gate *gate)
     vision_image_free(&gate->anchor);
     vision_image_free(&gate->read);
     vision_image_free(&gate->mask);
+    vision_image_free(&gate->before);
     free(gate);
 }
 
@@ -200,6 +206,7 @@ static vision_status size_for(gate *g, const vision_image *frame)
     vision_image_free(&g->anchor);
     vision_image_free(&g->read);
     vision_image_free(&g->mask);
+    vision_image_free(&g->before);
     g->small = small;
     g->frame_width = frame->width;
     g->frame_height = frame->height;
@@ -231,12 +238,15 @@ vision_status gate_feed(gate *g, const vision_image *frame, double time_ms, gate
         status = vision_image_new(g->small.width, g->small.height, 1, &g->anchor);
     if (status == VISION_OK && !g->read.pixels)
         status = vision_image_new(g->small.width, g->small.height, 1, &g->read);
+    if (status == VISION_OK && !g->before.pixels)
+        status = vision_image_new(g->small.width, g->small.height, 1, &g->before);
     if (status == VISION_OK && g->config.keep_change_mask && !g->mask.pixels)
         status = vision_image_new(g->small.width, g->small.height, 1, &g->mask);
     g->has_mask = false;
     if (status != VISION_OK)
         return vision_fail(error, size, status, "gate: %s", vision_status_message(status));
     g->last_time_ms = time_ms;
+    g->last_stable = false;
 
     const gate_config *c = &g->config;
     histogram_of(&g->small, g->small_histogram);
@@ -262,8 +272,12 @@ vision_status gate_feed(gate *g, const vision_image *frame, double time_ms, gate
     if (report->still_ms < c->settle_ms) {
         report->state = GATE_SETTLING;
     } else if (!g->settled_once && report->changed) {
+        g->has_before = g->has_read;
+        if (g->has_read)
+            copy_into(&g->before, g->before_histogram, &g->read, g->read_histogram);
         copy_into(&g->read, g->read_histogram, &g->small, g->small_histogram);
         g->has_read = true;
+        g->last_stable = true;
         g->settled_once = true;
         report->state = GATE_STABLE;
     } else {
@@ -271,6 +285,17 @@ vision_status gate_feed(gate *g, const vision_image *frame, double time_ms, gate
         report->state = GATE_IDLE;
     }
     return VISION_OK;
+}
+
+void gate_unread(gate *g)
+{
+    if (!g->last_stable)
+        return;
+    g->last_stable = false;
+    g->has_read = g->has_before;
+    if (g->has_before)
+        copy_into(&g->read, g->read_histogram, &g->before, g->before_histogram);
+    g->has_before = false;
 }
 
 const vision_image *gate_change_mask(const gate *gate)

@@ -121,6 +121,14 @@ vision_status gate_feed(gate *gate, const vision_image *frame, double time_ms,
 void gate_reset(gate *gate);
 
 /*
+ * The caller did not read the last STABLE frame after all (a hand rests on the table): the copy
+ * last read goes back to the one before it, so that the table is STABLE again when it settles
+ * different from that one, and IDLE when it settles back as it was. Nothing when the last
+ * frame fed was not STABLE.
+ */
+void gate_unread(gate *gate);
+
+/*
  * With config.keep_change_mask: the last frame fed compared with the copy last read before it
  * (at a STABLE frame, the read before this one), light matched as for gate_report.change: one
  * channel, the small copy's size (pixel (x, y) covers the frame's scale x scale pixels from
