@@ -110,10 +110,9 @@ static void print_json_event(const printer *out, const pipeline_event *event)
                                "acting", acting, "latency_ms", event->latency_ms, "scores", scores);
         } else if (e->kind == TRACKER_FLAG) {
             static const char *const kinds[] = {"none", "unexplained", "ambiguous", "turn-end"};
-            json_decref(acting);
-            object = json_pack("{s:s, s:f, s:s, s:s, s:I, s:o}", "event", "flag", "time", time,
-                               "kind", kinds[e->flag], "reason", e->text, "seq",
-                               (json_int_t)e->seq, "scores", scores);
+            object = json_pack("{s:s, s:f, s:s, s:s, s:I, s:o, s:o}", "event", "flag", "time",
+                               time, "kind", kinds[e->flag], "reason", e->text, "seq",
+                               (json_int_t)e->seq, "acting", acting, "scores", scores);
         } else {
             json_decref(acting);
             json_t *ranks = scores_json(state, e->ranks, e->seat_count);

@@ -339,12 +339,15 @@ static void watch_arm(pipeline *p)
         p->acting = seat;
 }
 
-/* Sets tops of a colour no seat plays to unknown: a misread colour, not a move of nobody's. */
-static void drop_foreign_tops(pipeline *p, vision_el_observation *seen)
+/* Sets what this game cannot hold to unknown: a top of a colour no seat plays, a token without
+ * the expansion. Misreads, not moves of nobody's. */
+static void drop_impossible(pipeline *p, vision_el_observation *seen)
 {
     const el_state *state = tracker_state(p->tracker);
     for (int i = 0; i < seen->tile_count; i++) {
         vision_el_tile *tile = &seen->tiles[i];
+        if (!state->config.expansion && tile->token != EL_NO_TOKEN)
+            tile->token = VISION_UNKNOWN;
         if (tile->top < 0)
             continue;
         bool seat = false;
@@ -372,7 +375,7 @@ static tracker_status read_table(pipeline *p, const capture_frame *frame)
         emit_text(p, PIPELINE_UNREAD, frame->time_ms, "not read: %s", error);
         return TRACKER_OK;
     }
-    drop_foreign_tops(p, p->seen);
+    drop_impossible(p, p->seen);
     const el_state *state = tracker_state(p->tracker);
     float confidence = 1;
     status = vision_el_to_rules(p->seen, (const char(*)[EL_COLOUR_MAX])state->config.colours,
