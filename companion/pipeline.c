@@ -400,18 +400,11 @@ static tracker_status read_table(pipeline *p, const capture_frame *frame)
     return TRACKER_OK;
 }
 
-/* A settled frame: a hand at rest is not read; the markers are confirmed (the camera or the
- * mat moved: registered again) before it is. */
+/* A settled frame: its markers confirmed first (the camera or the mat moved: registered again
+ * and read with the new view); then, when the view is the same, a settled change that crosses
+ * the mat's edge is something lying across it (a hand at rest), not the table: not read. */
 static tracker_status settled(pipeline *p, const capture_frame *frame)
 {
-    const vision_image *mask = gate_change_mask(p->gate);
-    double azimuth = 0;
-    if (mask && pipeline_arm_crossings(mask, p->config.arm_min_px, &azimuth) == 1) {
-        gate_unread(p->gate);
-        emit_text(p, PIPELINE_UNREAD, frame->time_ms,
-                  "a hand rests across the mat's edge (at %.0f degrees): not read", azimuth);
-        return TRACKER_OK;
-    }
     const calibration_profile *profile = p->config.profile;
     vision_registration now;
     char error[320];
@@ -428,18 +421,30 @@ static tracker_status settled(pipeline *p, const capture_frame *frame)
         return TRACKER_OK;
     }
     double shift = pipeline_registration_shift(&p->registration, &now);
-    bool moved = shift > p->config.moved_px;
-    if (moved) {
+    if (shift > p->config.moved_px) {
         p->registration = now;
         p->stats.reregistered++;
         emit_text(p, PIPELINE_REREGISTERED, frame->time_ms,
                   "the camera or the mat moved (markers %.1f px away): registered again", shift);
-    }
-    tracker_status result = read_table(p, frame);
-    /* the gate's copies were of the old view: from now on it compares the new one */
-    if (moved)
+        tracker_status result = read_table(p, frame);
+        /* the gate's copies were of the old view: from now on it compares the new one */
         gate_reset(p->gate);
-    return result;
+        return result;
+    }
+    const vision_image *mask = gate_change_mask(p->gate);
+    double azimuth = NAN;
+    int crossings = mask ? pipeline_arm_crossings(mask, p->config.arm_min_px, &azimuth) : 0;
+    if (crossings > 0) {
+        gate_unread(p->gate);
+        if (crossings == 1)
+            emit_text(p, PIPELINE_UNREAD, frame->time_ms,
+                      "a hand rests across the mat's edge (at %.0f degrees): not read", azimuth);
+        else
+            emit_text(p, PIPELINE_UNREAD, frame->time_ms,
+                      "something rests across the mat's edge in %d places: not read", crossings);
+        return TRACKER_OK;
+    }
+    return read_table(p, frame);
 }
 
 tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
