@@ -104,15 +104,21 @@ static tracker *new_tracker(db *archive, int seats, bool expansion, bool signall
     return t;
 }
 
-static void feed(tracker *t, const el_state *truth, double time, bool turn_ended)
+/* The truth as the camera sees it, with table's other fields. */
+static void feed_table(tracker *t, const el_state *truth, tracker_table table)
 {
     el_observation observation;
     el_observe(truth, &observation);
-    tracker_table table = {.frame_time = time, .observation = &observation, .confidence = 0.9,
-                           .turn_ended = turn_ended};
+    table.observation = &observation;
     tracker_status status = tracker_observe(t, &table);
     if (status != TRACKER_OK)
         fail_msg("tracker_observe: %s", tracker_error(t));
+}
+
+static void feed(tracker *t, const el_state *truth, double time, bool turn_ended)
+{
+    feed_table(t, truth, (tracker_table){.frame_time = time, .confidence = 0.9,
+                                         .turn_ended = turn_ended});
 }
 
 static void feed_observation(tracker *t, const el_observation *observation, double time)
@@ -546,12 +552,8 @@ static void test_tracker_infers_a_turn_end_from_the_next_seats_action(void **sta
 
 static void feed_acting(tracker *t, const el_state *truth, double time, int seat)
 {
-    el_observation observation;
-    el_observe(truth, &observation);
-    tracker_table table = {.frame_time = time, .observation = &observation, .confidence = 0.9,
-                           .acting_known = true, .acting_seat = seat};
-    if (tracker_observe(t, &table) != TRACKER_OK)
-        fail_msg("tracker_observe: %s", tracker_error(t));
+    feed_table(t, truth, (tracker_table){.frame_time = time, .confidence = 0.9,
+                                         .acting_known = true, .acting_seat = seat});
 }
 
 /* The seat whose arm reached in says whose plain tile it was: committed at once, and the turn
