@@ -503,7 +503,7 @@ static int parse(const cli_command *command, int argc, char **argv, bool watch,
         if (!request->game)
             request->game = EL_GAME_ID;
         if (!request->source)
-            request->source = "demo:";
+            request->source = "demo";
         if (request->resume && request->players)
             return cli_usage_error(command, "--players with --resume: the game's own seats are "
                                             "resumed");

@@ -50,6 +50,7 @@ void gate_config_default(gate_config *config)
     config->pixel_threshold = 12;
     config->motion_share = 0.002;
     config->change_share = 0.0003;
+    config->keep_change_mask = false;
 }
 
 vision_status gate_new(const gate_config *config, gate **out, char *error, size_t size)
