@@ -86,5 +86,7 @@ int cli_play(const cli_command *command, int argc, char **argv);
 int cli_render(const cli_command *command, int argc, char **argv);
 int cli_recognise(const cli_command *command, int argc, char **argv);
 int cli_calibrate_teach(const cli_command *command, int argc, char **argv);
+int cli_replay(const cli_command *command, int argc, char **argv);
+int cli_watch(const cli_command *command, int argc, char **argv);
 
 #endif

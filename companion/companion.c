@@ -14,29 +14,51 @@
 #define TS_VERSION "unknown"
 #endif
 
-static int run_pending(const cli_command *command, int argc, char **argv);
 
 static const cli_command commands[] = {
     {"watch", "watch a table: track, check, score and archive a game",
      "usage: tablescribe watch [--game G] [--players N] [--source SRC] [--profile P]\n"
-     "                         [--db FILE] [--web HOST:PORT]\n"
+     "                         [--db FILE] [--resume [GAME_ID]] [--seats-at DEG,DEG,..]\n"
      "\n"
-     "The main job: watches the table through the camera, waits while hands are over it, reads\n"
-     "each settled table, checks the moves against the game's rules, keeps the scores and writes\n"
-     "the game to the archive as it goes. With no camera and no --source it watches the\n"
-     "built-in demo table.\n"
+     "The main job: watches the table at the source's pace, waits while hands are over it,\n"
+     "reads each settled table, checks the moves against the game's rules, and prints the\n"
+     "scoreboard as it goes: each move as it is committed with the running scores, and a\n"
+     "warning for each table that does not fit (a flag: nothing is committed until the table\n"
+     "is explained), a moved camera, a hand resting on the table. The game is written to the\n"
+     "archive as it goes; Ctrl-C stops, and --resume continues the game later. With no --source\n"
+     "it watches the built-in demo table.\n"
      "\n"
-     "  --source SRC   camera[:N], v4l2:/dev/videoN, file:VIDEO, dir:FOLDER, demo[:SEED]\n"
-     "  --profile P    the profile taught for this box (tablescribe calibrate)\n"
-     "  --db FILE      the archive (default $XDG_DATA_HOME/tablescribe/games.sqlite)\n"
-     "  --web H:P      serve the live page there\n",
-     run_pending, "the tracker lands with issue 8 (tracking a live Expedition Luxor game)"},
+     "  --game G        default expedition-luxor\n"
+     "  --players N     2 to 4 (default 2)\n"
+     "  --source SRC    camera[:N], v4l2:/dev/videoN, file:VIDEO, dir:FOLDER, demo[:SEED]\n"
+     "  --profile P     the profile taught for this box (tablescribe calibrate)\n"
+     "  --db FILE       the archive (default $XDG_DATA_HOME/tablescribe/games.sqlite)\n"
+     "  --resume [ID]   continue the last unfinished game (or game ID) from its last event; a\n"
+     "                  recording (dir:, file:) is read on from where the archive stopped\n"
+     "  --seats-at D,.. where the players sit, one azimuth a seat in play order: 0 = the mat's\n"
+     "                  bottom edge (marker 3 to marker 2), counter-clockwise (default seat k of\n"
+     "                  N at 360 k / N); the arm reaching in tells whose turn it is\n"
+     "  --web H:P       serve the live page there (not available yet)\n",
+     cli_watch, NULL},
     {"replay", "run a recording through the whole pipeline, as fast as it reads",
      "usage: tablescribe replay --game G --source SRC --profile P [--db FILE] [--json]\n"
+     "                          [--players N] [--seats-at DEG,DEG,..]\n"
      "\n"
-     "The same pipeline as watch, as fast as the frames can be read; prints each committed move,\n"
-     "each flag with its reason, and the scores.\n",
-     run_pending, "the tracker lands with issue 8 (tracking a live Expedition Luxor game)"},
+     "The same pipeline as watch, as fast as the frames can be read (a progress bar on a\n"
+     "terminal): prints each committed move in the game's notation with the running scores,\n"
+     "each flag with its reason, notes (a moved camera, a settled table not read and why), and\n"
+     "the scores at the end. Exit status 0 when the source was read to its end.\n"
+     "\n"
+     "  --source SRC    dir:FOLDER (a recording: tablescribe render --script), file:VIDEO,\n"
+     "                  v4l2:/dev/videoN, camera[:N]\n"
+     "  --profile P     the profile taught for this box (tablescribe calibrate teach)\n"
+     "  --db FILE       archive the game there (default: nothing archived)\n"
+     "  --json          one JSON object a line per event (\"event\": \"move\", \"flag\",\n"
+     "                  \"game-over\", \"registered\", \"reregistered\", \"unread\"), and an\n"
+     "                  \"end\" object with the counts and the scores\n"
+     "  --players N     2 to 4 (default 2)\n"
+     "  --seats-at D,.. where the players sit (see tablescribe watch --help)\n",
+     cli_replay, NULL},
     {"recognise", "print what a still image shows, as observation JSON",
      "usage: tablescribe recognise --game expedition-luxor --profile P [--timing] IMAGE...\n"
      "\n"
@@ -198,14 +220,6 @@ static void print_game_help(FILE *out)
     for (size_t i = 0; i < count; i++)
         if (games[i].engine)
             fprintf(out, "\n%s", games[i].engine->help);
-}
-
-static int run_pending(const cli_command *command, int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    cli_error(command, "not available yet: %s", command->pending);
-    return EXIT_FAILURE_OTHER;
 }
 
 static bool wants_help(int argc, char **argv)

@@ -15,6 +15,11 @@ struct gate {
     vision_image small;  /* this frame's copy */
     vision_image anchor; /* the still period's first frame's copy */
     vision_image read;   /* the copy at the last STABLE */
+    vision_image before; /* the copy read before it, for gate_unread */
+    int before_histogram[256];
+    bool has_before, last_stable;
+    vision_image mask;   /* keep_change_mask: this frame against read, 255 where changed */
+    bool has_mask;
     int small_histogram[256], anchor_histogram[256], read_histogram[256]; /* of the copies */
     bool has_anchor, has_read;
     bool settled_once;   /* this still period has been STABLE or judged unchanged */
@@ -45,6 +50,7 @@ void gate_config_default(gate_config *config)
     config->pixel_threshold = 12;
     config->motion_share = 0.002;
     config->change_share = 0.0003;
+    config->keep_change_mask = false;
 }
 
 vision_status gate_new(const gate_config *config, gate **out, char *error, size_t size)
@@ -88,6 +94,9 @@ vision_status gate_new(const gate_config *config, gate **out, char *error, size_
 
 void gate_reset(gate *gate)
 {
+    gate->has_mask = false;
+    gate->has_before = false;
+    gate->last_stable = false;
     gate->has_anchor = false;
     gate->has_read = false;
     gate->settled_once = false;
@@ -100,6 +109,8 @@ void gate_free(gate *gate)
     vision_image_free(&gate->small);
     vision_image_free(&gate->anchor);
     vision_image_free(&gate->read);
+    vision_image_free(&gate->mask);
+    vision_image_free(&gate->before);
     free(gate);
 }
 
@@ -130,11 +141,12 @@ static void histogram_of(const vision_image *image, int histogram[256])
  * light is mapped onto now's: a gain and an offset taking then's 20th and 80th percentiles to
  * now's. Percentiles, because a hand or a moved piece shifts them little while a lamp or the
  * exposure shifts them all; a gain and an offset, because a light change is both (brighter
- * light scales, a changed black level or haze offsets).
+ * light scales, a changed black level or haze offsets). mask (may be NULL; now's size) receives
+ * 255 where a pixel differs, 0 elsewhere.
  */
 static double changed_share(const vision_image *then, const int histogram_then[256],
                             const vision_image *now, const int histogram_now[256],
-                            double threshold)
+                            double threshold, vision_image *mask)
 {
     int total = then->width * then->height;
     int low_then = histogram_quantile(histogram_then, total, 0.2);
@@ -156,8 +168,13 @@ static double changed_share(const vision_image *then, const int histogram_then[2
     for (int y = 0; y < now->height; y++) {
         const uint8_t *a = then->pixels + (size_t)y * (size_t)then->stride;
         const uint8_t *b = now->pixels + (size_t)y * (size_t)now->stride;
-        for (int x = 0; x < now->width; x++)
-            changed += abs((int)b[x] - predicted[a[x]]) > limit;
+        uint8_t *m = mask ? mask->pixels + (size_t)y * (size_t)mask->stride : NULL;
+        for (int x = 0; x < now->width; x++) {
+            bool differs = abs((int)b[x] - predicted[a[x]]) > limit;
+            changed += differs;
+            if (m)
+                m[x] = differs ? 255 : 0;
+        }
     }
     return (double)changed / total;
 }
@@ -189,6 +206,8 @@ static vision_status size_for(gate *g, const vision_image *frame)
     vision_image_free(&g->small);
     vision_image_free(&g->anchor);
     vision_image_free(&g->read);
+    vision_image_free(&g->mask);
+    vision_image_free(&g->before);
     g->small = small;
     g->frame_width = frame->width;
     g->frame_height = frame->height;
@@ -220,19 +239,27 @@ vision_status gate_feed(gate *g, const vision_image *frame, double time_ms, gate
         status = vision_image_new(g->small.width, g->small.height, 1, &g->anchor);
     if (status == VISION_OK && !g->read.pixels)
         status = vision_image_new(g->small.width, g->small.height, 1, &g->read);
+    if (status == VISION_OK && !g->before.pixels)
+        status = vision_image_new(g->small.width, g->small.height, 1, &g->before);
+    if (status == VISION_OK && g->config.keep_change_mask && !g->mask.pixels)
+        status = vision_image_new(g->small.width, g->small.height, 1, &g->mask);
+    g->has_mask = false;
     if (status != VISION_OK)
         return vision_fail(error, size, status, "gate: %s", vision_status_message(status));
     g->last_time_ms = time_ms;
+    g->last_stable = false;
 
     const gate_config *c = &g->config;
     histogram_of(&g->small, g->small_histogram);
+    vision_image *mask = c->keep_change_mask && g->has_read ? &g->mask : NULL;
     report->change = g->has_read ? changed_share(&g->read, g->read_histogram, &g->small,
-                                                 g->small_histogram, c->pixel_threshold)
+                                                 g->small_histogram, c->pixel_threshold, mask)
                                  : 1;
+    g->has_mask = mask != NULL;
     report->changed = report->change >= c->change_share;
     if (g->has_anchor)
         report->motion = changed_share(&g->anchor, g->anchor_histogram, &g->small,
-                                       g->small_histogram, c->pixel_threshold);
+                                       g->small_histogram, c->pixel_threshold, NULL);
     if (!g->has_anchor || report->motion >= c->change_share) {
         /* a new still period starts with this frame */
         copy_into(&g->anchor, g->anchor_histogram, &g->small, g->small_histogram);
@@ -246,8 +273,12 @@ vision_status gate_feed(gate *g, const vision_image *frame, double time_ms, gate
     if (report->still_ms < c->settle_ms) {
         report->state = GATE_SETTLING;
     } else if (!g->settled_once && report->changed) {
+        g->has_before = g->has_read;
+        if (g->has_read)
+            copy_into(&g->before, g->before_histogram, &g->read, g->read_histogram);
         copy_into(&g->read, g->read_histogram, &g->small, g->small_histogram);
         g->has_read = true;
+        g->last_stable = true;
         g->settled_once = true;
         report->state = GATE_STABLE;
     } else {
@@ -255,4 +286,20 @@ vision_status gate_feed(gate *g, const vision_image *frame, double time_ms, gate
         report->state = GATE_IDLE;
     }
     return VISION_OK;
+}
+
+void gate_unread(gate *g)
+{
+    if (!g->last_stable)
+        return;
+    g->last_stable = false;
+    g->has_read = g->has_before;
+    if (g->has_before)
+        copy_into(&g->read, g->read_histogram, &g->before, g->before_histogram);
+    g->has_before = false;
+}
+
+const vision_image *gate_change_mask(const gate *gate)
+{
+    return gate->has_mask ? &gate->mask : NULL;
 }

@@ -75,6 +75,11 @@ typedef struct gate_config {
      * pixels of 240 x 135): an adventurer moved at 1080p leaves two spots of about 9 pixels
      * each, so even one taken away alone is seen. */
     double change_share;
+    /* Keep, for each frame, the mask of the small pixels that differ from the copy last read
+     * (gate_change_mask): for a caller that asks where the table changed, such as the side an
+     * arm reaches in from. Default false: the comparison is made anyway (gate_report.change),
+     * only its pixels are not kept. */
+    bool keep_change_mask;
 } gate_config;
 
 /* The defaults above. */
@@ -114,6 +119,24 @@ vision_status gate_feed(gate *gate, const vision_image *frame, double time_ms,
  * was nudged), so that the new view is not compared with the old.
  */
 void gate_reset(gate *gate);
+
+/*
+ * The caller did not read the last STABLE frame after all (a hand rests on the table): the copy
+ * last read goes back to the one before it, so that the table is STABLE again when it settles
+ * different from that one, and IDLE when it settles back as it was. Nothing when the last
+ * frame fed was not STABLE.
+ */
+void gate_unread(gate *gate);
+
+/*
+ * With config.keep_change_mask: the last frame fed compared with the copy last read before it
+ * (at a STABLE frame, the read before this one), light matched as for gate_report.change: one
+ * channel, the small copy's size (pixel (x, y) covers the frame's scale x scale pixels from
+ * (x * scale, y * scale)), 255 where it differs, 0 elsewhere. Borrowed from the gate, valid
+ * until its next gate_feed, gate_reset or gate_free. NULL without keep_change_mask, before
+ * anything was read, after a reset or after a failed feed.
+ */
+const vision_image *gate_change_mask(const gate *gate);
 
 /* Frees the gate. Accepts NULL. */
 void gate_free(gate *gate);

@@ -236,6 +236,37 @@ static tracker_status commit_agreed(tracker *t, const tracker_table *table, cons
     return TRACKER_OK;
 }
 
+/* Whether the last line of an explanation is an action of colour ("orange: ..."). */
+static bool last_line_by(const char *lines, const char *colour)
+{
+    const char *last = strrchr(lines, '\n');
+    last = last ? last + 1 : lines;
+    size_t length = strlen(colour);
+    return strncmp(last, colour, length) == 0 && last[length] == ':';
+}
+
+/*
+ * With the acting seat known, keeps only the candidates whose last action is that seat's, when
+ * the rules found every game that fits and at least one is left: a seat's arm seen reaching in
+ * is evidence of who acted, never a reason to believe what the rules did not find.
+ */
+static int keep_acting(const tracker *t, const tracker_table *table, int *kept, int count)
+{
+    const rules_reconciled *r = t->reconciled;
+    if (!table->acting_known || r->count >= RULES_CANDIDATES || table->acting_seat < 0 ||
+        table->acting_seat >= t->engine->seat_count(t->state))
+        return count;
+    const char *colour = t->engine->colour(t->state, table->acting_seat);
+    int left[RULES_CANDIDATES], left_count = 0;
+    for (int k = 0; k < count; k++)
+        if (last_line_by(r->candidates[kept[k]].lines, colour))
+            left[left_count++] = kept[k];
+    if (left_count == 0)
+        return count;
+    memcpy(kept, left, (size_t)left_count * sizeof *kept);
+    return left_count;
+}
+
 /*
  * Which explanations the tracker believes. The rules rank fewer turns ended first, then fewer
  * actions. Fewer actions is the rules' judgement and stands (a caravan nobody saw is less
@@ -251,6 +282,7 @@ static tracker_status take_explanations(tracker *t, const tracker_table *table)
     for (int k = 0; k < r->count; k++)
         if (!t->config.turn_ends_signalled || r->candidates[k].turns_ended == 0)
             kept[count++] = k;
+    count = keep_acting(t, table, kept, count);
     if (count == 0) {
         t->pending = false;
         char reason[TRACKER_TEXT_MAX];

@@ -19,7 +19,10 @@
  * Turn ends: the camera cannot see one. The tracker infers them from the next seat's action
  * (the explanations carry the `end`), and takes them from the players when a table says so
  * (tracker_table.turn_ended: a key on the scoreboard). With turn_ends_signalled every end is
- * signalled, so that no explanation that ends a turn by itself is believed.
+ * signalled, so that no explanation that ends a turn by itself is believed. A caller that saw
+ * who acted (the side the arm reached in from) says so in tracker_table.acting_seat: of the
+ * explanations that fit, those whose last action is another seat's are then not believed, so
+ * that the next seat's first tile is told from the active seat's second at once.
  *
  * Not the tracker's: capture, registration (a moved camera is the caller's), the motion gate,
  * recognition. The caller converts what vision reads into the game's observation first
@@ -102,6 +105,11 @@ typedef struct tracker_table {
                               * el_observation), borrowed for the call */
     double confidence;       /* 0..1, the reading's (evidence); NAN: none */
     bool turn_ended;         /* the players say the active seat's turn is over */
+    bool acting_known;       /* acting_seat says whose arm changed the table; default false */
+    int acting_seat;         /* acting_known: the seat whose hand made the change. Of the
+                              * explanations, only those whose last action is this seat's are
+                              * believed, when the rules found them all and one is left;
+                              * otherwise it is ignored (never forced onto the table) */
 } tracker_table;
 
 typedef struct tracker tracker;

@@ -495,11 +495,16 @@ static void why_unexplained(const el_state *state, const el_observation *o, char
             if ((seen->top != EL_UNSEEN && seen->top != top) ||
                 (seen->height != EL_UNSEEN && seen->height != cell->height) ||
                 (seen->token != EL_UNSEEN && seen->token != cell->token)) {
+                char height[16] = "unseen";
+                if (seen->height != EL_UNSEEN)
+                    snprintf(height, sizeof height, "%d", seen->height);
                 snprintf(reason, size,
-                         "no legal move explains %d,%d: the table shows top %s, %d high, "
-                         "token %s; the game had top %s, %d high, token %s",
-                         row, col, seat_word(state, seen->top), seen->height,
-                         seen->token > 0 ? el_token_name((el_token)seen->token) : "none",
+                         "no legal move explains %d,%d: the table shows top %s, height %s, "
+                         "token %s; the game had top %s, height %d, token %s",
+                         row, col, seat_word(state, seen->top), height,
+                         seen->token == EL_UNSEEN ? "unseen"
+                         : seen->token > 0        ? el_token_name((el_token)seen->token)
+                                                  : "none",
                          seat_word(state, top), cell->height,
                          cell->token ? el_token_name((el_token)cell->token) : "none");
                 return;

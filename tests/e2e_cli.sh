@@ -54,13 +54,16 @@ run 2 export --format yaml && expect "unknown format named" contains "$err" "yam
 run 2 show && expect "show needs an id" contains "$err" "which game"
 run 2 show 1x && expect "bad id named" contains "$err" "'1x'"
 
-# ---- capabilities of later issues say so, with status 1 and no output ----
-for command in watch replay; do
-    run 1 "$command" --game expedition-luxor && {
-        expect "$command says not available yet" contains "$err" "not available yet"
-        expect "$command prints nothing on stdout" [ -z "$out" ]
-    }
-done
+# ---- replay needs a source; watch's default is the demo table (e2e_replay.sh runs them) ----
+run 2 watch --game expedition-luxor --source demo:x && {
+    expect "watch on a bad demo spec names it ($err)" contains "$err" "demo:x"
+    expect "watch on a bad demo spec: one line" one_line "$err"
+    expect "watch on a bad demo spec prints nothing on stdout" [ -z "$out" ]
+}
+run 2 replay --game expedition-luxor && {
+    expect "replay needs --source ($err)" contains "$err" "--source"
+    expect "replay prints nothing on stdout" [ -z "$out" ]
+}
 
 # ---- the default archive ----
 run 0 games && expect "empty archive says so" contains "$out" "No games"

@@ -104,15 +104,21 @@ static tracker *new_tracker(db *archive, int seats, bool expansion, bool signall
     return t;
 }
 
-static void feed(tracker *t, const el_state *truth, double time, bool turn_ended)
+/* The truth as the camera sees it, with table's other fields. */
+static void feed_table(tracker *t, const el_state *truth, tracker_table table)
 {
     el_observation observation;
     el_observe(truth, &observation);
-    tracker_table table = {.frame_time = time, .observation = &observation, .confidence = 0.9,
-                           .turn_ended = turn_ended};
+    table.observation = &observation;
     tracker_status status = tracker_observe(t, &table);
     if (status != TRACKER_OK)
         fail_msg("tracker_observe: %s", tracker_error(t));
+}
+
+static void feed(tracker *t, const el_state *truth, double time, bool turn_ended)
+{
+    feed_table(t, truth, (tracker_table){.frame_time = time, .confidence = 0.9,
+                                         .turn_ended = turn_ended});
 }
 
 static void feed_observation(tracker *t, const el_observation *observation, double time)
@@ -544,6 +550,103 @@ static void test_tracker_infers_a_turn_end_from_the_next_seats_action(void **sta
     tracker_free(t);
 }
 
+static void feed_acting(tracker *t, const el_state *truth, double time, int seat)
+{
+    feed_table(t, truth, (tracker_table){.frame_time = time, .confidence = 0.9,
+                                         .acting_known = true, .acting_seat = seat});
+}
+
+/* The seat whose arm reached in says whose plain tile it was: committed at once, and the turn
+ * end before it with the next seat's. */
+static void test_tracker_takes_who_acted_from_the_acting_seat(void **state)
+{
+    fixture *f = *state;
+    el_state truth;
+    seen_events seen = {0};
+    tracker *t = started(f, &truth, &seen, false);
+    play(&truth, "desert-camp@0,2 x1");
+    feed_acting(t, &truth, 2, ORANGE);
+    play(&truth, "end");
+    play(&truth, "black: desert@1,2");
+    feed_acting(t, &truth, 3, BLACK); /* without the arm: black's, or orange's second? */
+    assert_false(tracker_pending(t));
+    play(&truth, "desert@2,2");
+    feed_acting(t, &truth, 4, BLACK); /* black's second tile */
+    assert_false(tracker_pending(t));
+    play(&truth, "end");
+    play(&truth, "orange: desert@2,1");
+    feed_acting(t, &truth, 5, ORANGE);
+    archived a = read_archive(f->archive, tracker_game_id(t), &truth);
+    const char *expected[] = {start_2p, "orange: desert-camp@0,2 x1", "orange: end",
+                              "black: desert@1,2", "black: desert@2,2", "black: end",
+                              "orange: desert@2,1"};
+    assert_int_equal(a.moves.count, 7);
+    for (int i = 0; i < 7; i++)
+        assert_string_equal(a.moves.lines[i], expected[i]);
+    assert_int_equal(seen.flags, 0);
+    test_lines_free(&a.moves);
+    tracker_free(t);
+}
+
+/* An arm that no explanation fits (orange's camp, seen as black's arm) is ignored, not forced:
+ * the table commits as if no arm had been seen. */
+static void test_tracker_ignores_an_acting_seat_no_explanation_fits(void **state)
+{
+    fixture *f = *state;
+    el_state truth;
+    seen_events seen = {0};
+    tracker *t = started(f, &truth, &seen, false);
+    play(&truth, "desert-camp@0,2 x1");
+    feed_acting(t, &truth, 2, BLACK);
+    archived a = read_archive(f->archive, tracker_game_id(t), &truth);
+    assert_int_equal(a.moves.count, 2);
+    assert_string_equal(a.moves.lines[1], "orange: desert-camp@0,2 x1");
+    test_lines_free(&a.moves);
+    tracker_free(t);
+}
+
+/* Whole random games, a table after every action with its seat's arm, no turn end signalled:
+ * the archive is the game, line for line, up to the first forced pass. */
+static void test_tracker_archives_whole_games_from_the_acting_seats(void **state)
+{
+    fixture *f = *state;
+    /* without the expansion: which token a seat used is hidden from any camera (see
+     * test_tracker_flags_a_token_the_camera_cannot_tell), which no arm tells either */
+    static const game_case plain[] = {{2, false, 11}, {3, false, 12}, {4, false, 13}};
+    for (size_t g = 0; g < sizeof plain / sizeof plain[0]; g++) {
+        const game_case *c = &plain[g];
+        el_state truth = new_game(c->seats, c->expansion), played = truth;
+        test_lines lines = {0};
+        el_error error;
+        assert_int_equal(el_random_game(&played, c->seed + 300, test_lines_collect, &lines,
+                                        &error), EL_OK);
+        seen_events seen = {0};
+        tracker *t = new_tracker(f->archive, c->seats, c->expansion, false, &seen);
+        for (int i = 0; i < lines.count; i++) {
+            int seat = truth.active;
+            play(&truth, lines.lines[i]);
+            if (!ends_turn(lines.lines[i]))
+                feed_acting(t, &truth, i, seat);
+        }
+        archived a = read_archive(f->archive, tracker_game_id(t), &truth);
+        print_message("%d players, acting seats given: %d of %d lines archived, %d flags\n",
+                      c->seats, a.moves.count, lines.count, a.flags);
+        /* Exactly the game until a seat without tiles passes: then the same seat acts again
+         * and no arm tells whether its turn ended in between: what the tracker does then is
+         * test_tracker_never_archives_a_guess_when_turn_ends_are_inferred's. */
+        int passes = lines.count;
+        for (int i = 0; i < lines.count && passes == lines.count; i++)
+            if (strstr(lines.lines[i], ": pass"))
+                passes = i;
+        assert_true(a.moves.count >= passes - 2);
+        for (int i = 0; i < passes - 2; i++)
+            assert_string_equal(a.moves.lines[i], lines.lines[i]);
+        test_lines_free(&a.moves);
+        tracker_free(t);
+        test_lines_free(&lines);
+    }
+}
+
 /* A caravan and a sandstorm that captures nobody leave the same table: which token black
  * used is hidden, so it is flagged with both, never guessed (random game 113, its 7th line). */
 static void test_tracker_flags_a_token_the_camera_cannot_tell(void **state)
@@ -616,6 +719,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tracker_flags_an_illegal_change_with_its_reason,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_tracker_infers_a_turn_end_from_the_next_seats_action,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tracker_takes_who_acted_from_the_acting_seat, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_tracker_ignores_an_acting_seat_no_explanation_fits,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tracker_archives_whole_games_from_the_acting_seats,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_tracker_flags_a_token_the_camera_cannot_tell, setup,
                                         teardown),

@@ -1,0 +1,318 @@
+/*
+ * bench_replay: the pipeline of `tablescribe replay` on recorded games, one OpenCV thread.
+ *
+ *   bench_replay [--games N] [--lines L] [--width W --height H] [--seed S] [--keep DIR]
+ *
+ * A box is taught from one render of the teaching layout (tablescribe calibrate teach); N
+ * random 2-player games (default 2), each cut after L lines (default 12), are recorded with
+ * hands, a resting hand and a nudged camera (tablescribe render --script, 5 frames a second) at
+ * W x H (default 1280 x 720) in child processes, and replayed here through the pipeline as
+ * fast as the frames read.
+ * Reported: frames a second (reading the frames included) and the stages' share, the peak
+ * resident memory (getrusage), committed moves against the script: right (in order), false
+ * (committed but not the script's next line), missed (script lines never committed), flags;
+ * the latency from the last busy frame to each committed move (median, p95). Targets (issue 8):
+ * false 0, missed 0, latency = settle time (600 ms) + at most 150 ms, memory <= 150 MB.
+ */
+#define _XOPEN_SOURCE 700
+#include "cv_shim_geometry.h"
+#include "pipeline.h"
+
+#include <ftw.h>
+#include <math.h>
+#include <stdarg.h>
+#include <sys/wait.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LINES_MAX 256
+#define LATENCIES_MAX 4096
+
+typedef struct script {
+    int count;
+    char lines[LINES_MAX][128];
+} script;
+
+static void collect_line(void *context, const char *line)
+{
+    script *s = context;
+    if (s->count < LINES_MAX)
+        snprintf(s->lines[s->count++], sizeof s->lines[0], "%s", line);
+}
+
+typedef struct game_run {
+    const script *expected;
+    int matched;   /* committed in order */
+    int wrong;     /* committed but not the script's next line (or after one) */
+    int flags;
+    double *latencies;
+    int *latency_count;
+} game_run;
+
+static void on_event(void *context, const pipeline_event *event)
+{
+    game_run *run = context;
+    if (event->kind != PIPELINE_TRACKER)
+        return;
+    const tracker_event *e = event->tracker;
+    if (e->kind == TRACKER_FLAG)
+        run->flags++;
+    if (e->kind != TRACKER_MOVE)
+        return;
+    char line[TRACKER_TEXT_MAX + 32];
+    if (e->colour)
+        snprintf(line, sizeof line, "%s: %s", e->colour, e->text);
+    else
+        snprintf(line, sizeof line, "%s", e->text);
+    if (run->wrong == 0 && run->matched < run->expected->count &&
+        strcmp(line, run->expected->lines[run->matched]) == 0) {
+        run->matched++;
+    } else {
+        run->wrong++;
+        fprintf(stderr, "  false move: '%s' (the script's next: '%s')\n", line,
+                run->matched < run->expected->count ? run->expected->lines[run->matched] : "-");
+    }
+    if (*run->latency_count < LATENCIES_MAX)
+        run->latencies[(*run->latency_count)++] = event->latency_ms;
+}
+
+/* Runs `tablescribe ARGS...` (NULL-terminated; the one built with this bench) and returns its
+ * exit status. */
+static int command(const char *first, ...)
+{
+    char *argv[64];
+    va_list args;
+    va_start(args, first);
+    int count = 0;
+    argv[count++] = "tablescribe";
+    for (const char *arg = first; arg && count < 63; arg = va_arg(args, const char *))
+        argv[count++] = (char *)arg;
+    va_end(args);
+    argv[count] = NULL;
+    fflush(stdout);
+    /* in a child, so that teaching and recording count in neither this process's memory
+     * nor its time */
+    pid_t child = fork();
+    if (child == 0) {
+        execv(TABLESCRIBE, argv);
+        _exit(127);
+    }
+    int status = 0;
+    if (child < 0 || waitpid(child, &status, 0) != child)
+        return 1;
+    if (!WIFEXITED(status))
+        fprintf(stderr, "bench_replay: tablescribe %s died (status %d)\n", first, status);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double quantile(double *values, int count, double q)
+{
+    if (count == 0)
+        return NAN;
+    qsort(values, (size_t)count, sizeof *values, compare_doubles);
+    int at = (int)ceil(q * count) - 1;
+    return values[at < 0 ? 0 : at];
+}
+
+static int remove_entry(const char *path, const struct stat *info, int flag, struct FTW *ftw)
+{
+    (void)info;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+    int games = 2, lines = 12, width = 1280, height = 720;
+    unsigned long long seed = 1;
+    const char *keep = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--games") == 0 && value)
+            games = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--lines") == 0 && value)
+            lines = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--width") == 0 && value)
+            width = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--height") == 0 && value)
+            height = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--seed") == 0 && value)
+            seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--keep") == 0 && value)
+            keep = argv[++i];
+        else {
+            fprintf(stderr, "usage: bench_replay [--games N] [--lines L] [--width W --height H] "
+                            "[--seed S] [--keep DIR]\n");
+            return 2;
+        }
+    }
+    if (games < 1 || lines < 2 || width < 64 || height < 64) {
+        fprintf(stderr, "bench_replay: --games >= 1, --lines >= 2, a size of 64 or more\n");
+        return 2;
+    }
+    cv_geom_set_threads(1);
+    char folder[512];
+    if (keep) {
+        snprintf(folder, sizeof folder, "%s", keep);
+    } else {
+        snprintf(folder, sizeof folder, "/tmp/bench_replay-XXXXXX");
+        if (!mkdtemp(folder)) {
+            perror("bench_replay: mkdtemp");
+            return 1;
+        }
+    }
+    char layout[600], teach[600], profile_path[600], w[16], h[16];
+    snprintf(layout, sizeof layout, "%s/layout.json", folder);
+    snprintf(teach, sizeof teach, "%s/teach.png", folder);
+    snprintf(profile_path, sizeof profile_path, "%s/box.yaml", folder);
+    snprintf(w, sizeof w, "%d", width);
+    snprintf(h, sizeof h, "%d", height);
+    char box[32];
+    snprintf(box, sizeof box, "%llu", seed);
+    if (command("calibrate", "teach", "--print-layout", "--colours", "orange,black", "--out",
+                layout, NULL) != 0 ||
+        command("render", "--game", EL_GAME_ID, "--observation", layout, "--out", teach,
+                "--box", box, "--seed", "1000", "--glare", "0", "--width", w, "--height", h, NULL) != 0 ||
+        command("calibrate", "teach", "--image", teach, "--truth", layout, "--profile",
+                profile_path, NULL) != 0) {
+        fprintf(stderr, "bench_replay: teaching the box failed\n");
+        return 1;
+    }
+    calibration_profile *profile = malloc(sizeof *profile);
+    char error[512];
+    if (!profile || calibration_profile_load(profile_path, profile, error, sizeof error) != VISION_OK) {
+        fprintf(stderr, "bench_replay: %s\n", profile ? error : "out of memory");
+        return 1;
+    }
+    double *latencies = malloc(LATENCIES_MAX * sizeof *latencies);
+    int latency_count = 0, total_matched = 0, total_wrong = 0, total_missed = 0, total_flags = 0;
+    long frames = 0;
+    double seconds = 0;
+    pipeline_stats sum = {0};
+    for (int g = 0; g < games; g++) {
+        /* a random game's first lines, cut before an `end` so that the last action shows */
+        script *whole = calloc(1, sizeof *whole), expected = {0};
+        el_config config;
+        el_config_default(&config);
+        config.seats = 2;
+        el_state state;
+        el_error el_problem;
+        el_init(&state, &config, &el_problem);
+        el_random_game(&state, seed * 1000 + (unsigned long long)g, collect_line, whole,
+                       &el_problem);
+        for (int i = 0; i < whole->count && i < lines; i++)
+            memcpy(expected.lines[expected.count++], whole->lines[i], sizeof whole->lines[i]);
+        free(whole);
+        char script_path[600], recording[600], scene[32];
+        snprintf(script_path, sizeof script_path, "%s/game-%d.txt", folder, g);
+        snprintf(recording, sizeof recording, "%s/game-%d", folder, g);
+        snprintf(scene, sizeof scene, "%llu", seed * 1000 + 1 + (unsigned long long)g);
+        FILE *file = fopen(script_path, "w");
+        for (int i = 0; file && i < expected.count; i++)
+            fprintf(file, "%s\n", expected.lines[i]);
+        if (file)
+            fclose(file);
+        if (command("render", "--game", EL_GAME_ID, "--script", script_path, "--out",
+                    recording, "--box", box, "--seed", scene, "--fps", "5", "--pause", "1000",
+                    "--width", w, "--height", h, "--resting-hand", "--nudge", "--glare", "0",
+                    "--players", "2", NULL) != 0) {
+            fprintf(stderr, "bench_replay: recording game %d failed\n", g);
+            continue;
+        }
+        char spec[620];
+        snprintf(spec, sizeof spec, "dir:%s", recording);
+        capture_source *source = NULL;
+        if (capture_open(spec, NULL, &source, error, sizeof error) != CAPTURE_OK) {
+            fprintf(stderr, "bench_replay: %s\n", error);
+            continue;
+        }
+        game_run run = {.expected = &expected, .latencies = latencies,
+                        .latency_count = &latency_count};
+        pipeline_config pc;
+        pipeline_config_default(&pc);
+        pc.profile = profile;
+        pc.on_event = on_event;
+        pc.context = &run;
+        pipeline *p = NULL;
+        if (pipeline_new(&pc, &p) != TRACKER_OK) {
+            fprintf(stderr, "bench_replay: %s\n", p ? pipeline_error(p) : "out of memory");
+            pipeline_free(p);
+            capture_free(source);
+            continue;
+        }
+        double started = now_seconds();
+        capture_frame frame;
+        capture_status read;
+        while ((read = capture_read(source, &frame)) == CAPTURE_OK)
+            if (pipeline_feed(p, &frame) != TRACKER_OK) {
+                fprintf(stderr, "bench_replay: %s\n", pipeline_error(p));
+                break;
+            }
+        seconds += now_seconds() - started;
+        const pipeline_stats *s = pipeline_stats_get(p);
+        frames += s->frames;
+        sum.register_ms += s->register_ms;
+        sum.rectify_ms += s->rectify_ms;
+        sum.gate_ms += s->gate_ms;
+        sum.recognise_ms += s->recognise_ms;
+        sum.tracker_ms += s->tracker_ms;
+        sum.total_ms += s->total_ms;
+        sum.reads += s->reads;
+        sum.unread += s->unread;
+        sum.acting_known += s->acting_known;
+        int missed = expected.count - run.matched;
+        printf("game %d: %ld frames, %d script lines: %d committed in order, %d false, %d missed, "
+               "%d flags; %ld tables read (%ld with the acting seat), %ld not read\n",
+               g, s->frames, expected.count, run.matched, run.wrong, missed, run.flags, s->reads,
+               s->acting_known, s->unread);
+        total_matched += run.matched;
+        total_wrong += run.wrong;
+        total_missed += missed;
+        total_flags += run.flags;
+        pipeline_free(p);
+        capture_free(source);
+    }
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    printf("\n%d games at %d x %d, one OpenCV thread: %ld frames in %.1f s: %.1f frames/s "
+           "(reading the frames included)\n",
+           games, width, height, frames, seconds, frames / fmax(seconds, 1e-9));
+    printf("pipeline per frame: %.2f ms (rectify %.2f, gate %.2f); per table read: registration "
+           "%.1f ms, recognition %.1f ms, tracker %.2f ms\n",
+           sum.total_ms / fmax(frames, 1), sum.rectify_ms / fmax(frames, 1),
+           sum.gate_ms / fmax(frames, 1), sum.register_ms / fmax(sum.reads + sum.unread, 1),
+           sum.recognise_ms / fmax(sum.reads, 1), sum.tracker_ms / fmax(sum.reads, 1));
+    printf("moves: %d right, %d false, %d missed; %d flags; %ld of %ld tables read with the "
+           "acting seat\n",
+           total_matched, total_wrong, total_missed, total_flags, sum.acting_known, sum.reads);
+    double median = quantile(latencies, latency_count, 0.5);
+    double p95 = quantile(latencies, latency_count, 0.95);
+    printf("latency, last busy frame to the move: median %.0f ms, p95 %.0f ms over %d moves "
+           "(settle 600 ms)\n",
+           median, p95, latency_count);
+    printf("peak resident memory of the replays: %.1f MB\n",
+           usage.ru_maxrss / 1024.0);
+    free(latencies);
+    free(profile);
+    if (!keep)
+        nftw(folder, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return 0;
+}

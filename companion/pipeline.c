@@ -1,0 +1,522 @@
+/*
+ * The pipeline: a source's frames through registration, the gate, recognition and the tracker.
+ * Only what every explanation agrees on is committed (the tracker's rule); the pipeline's own
+ * share of honesty is to hand the tracker only tables it can trust to be the table: settled,
+ * registered against markers that were just confirmed, with no hand resting across the mat's
+ * edge.
+ */
+#include "pipeline.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define ACTING_SEVERAL (-2) /* more than one seat's arm since the last read */
+#define PI 3.14159265358979323846
+
+struct pipeline {
+    pipeline_config config;
+    tracker *tracker;
+    gate *gate;
+    bool registered;
+    vision_registration registration;
+    int seat_count;
+    double seat_deg[RULES_MAX_SEATS];
+    int acting;               /* since the last read: -1 none seen, a seat, ACTING_SEVERAL */
+    double last_busy_ms;      /* the last BUSY frame's time, NAN before any */
+    double stable_ms;         /* the settled frame being read */
+    double read_started;      /* wall clock when its frame arrived, ms */
+    int read_acting;          /* the acting seat handed to the tracker with it */
+    vision_el_observation *seen;
+    el_observation *rules_seen;
+    pipeline_stats stats;
+    char error[400];
+};
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static tracker_status fail(pipeline *p, tracker_status status, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static tracker_status fail(pipeline *p, tracker_status status, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(p->error, sizeof p->error, format, args);
+    va_end(args);
+    return status;
+}
+
+static void emit(const pipeline *p, pipeline_event *event)
+{
+    if (p->config.on_event)
+        p->config.on_event(p->config.context, event);
+}
+
+static void emit_text(pipeline *p, pipeline_event_kind kind, double time_ms, const char *format,
+                      ...) __attribute__((format(printf, 4, 5)));
+
+static void emit_text(pipeline *p, pipeline_event_kind kind, double time_ms, const char *format,
+                      ...)
+{
+    pipeline_event event = {.kind = kind, .frame_time_ms = time_ms, .acting_seat = -1};
+    va_list args;
+    va_start(args, format);
+    vsnprintf(event.text, sizeof event.text, format, args);
+    va_end(args);
+    if (kind == PIPELINE_UNREAD)
+        p->stats.unread++;
+    emit(p, &event);
+}
+
+void pipeline_config_default(pipeline_config *config)
+{
+    memset(config, 0, sizeof *config);
+    tracker_config_default(&config->tracker);
+    gate_config_default(&config->gate);
+    config->gate.scale = 2;
+    config->gate.row_step = 1;
+    config->gate_px_per_mm = 0.5;
+    config->seat_margin_deg = 10;
+    config->arm_min_px = 3;
+    config->min_confidence = 0.5f;
+    config->moved_px = 2;
+    config->skip_until_ms = -1;
+}
+
+/* ---- the stages alone ---- */
+
+/* The perimeter, position i (0 .. 2(w + h) - 5): the bottom row left to right, the right column
+ * upwards, the top row right to left, the left column downwards (counter-clockwise as the
+ * azimuth); *in_x, *in_y: one step inwards. */
+static void perimeter_point(int w, int h, int i, int *x, int *y, int *in_x, int *in_y)
+{
+    if (i < w) {
+        *x = i, *y = h - 1, *in_x = 0, *in_y = -1;
+    } else if ((i -= w) < h - 1) {
+        *x = w - 1, *y = h - 2 - i, *in_x = -1, *in_y = 0;
+    } else if ((i -= h - 1) < w - 1) {
+        *x = w - 2 - i, *y = 0, *in_x = 0, *in_y = 1;
+    } else {
+        i -= w - 1;
+        *x = 0, *y = 1 + i, *in_x = 1, *in_y = 0;
+    }
+}
+
+int pipeline_arm_crossings(const vision_image *mask, int min_px, double *azimuth_deg)
+{
+    enum { DEPTH = 2, GAP = 2 };
+    int w = mask->width, h = mask->height;
+    if (w < 2 * DEPTH + 1 || h < 2 * DEPTH + 1 || !mask->pixels)
+        return 0;
+    int length = 2 * (w + h) - 4, crossed_count = 0;
+    bool *crossed = calloc((size_t)length, sizeof *crossed);
+    if (!crossed)
+        return 0;
+    for (int i = 0; i < length; i++) {
+        int x, y, dx, dy;
+        perimeter_point(w, h, i, &x, &y, &dx, &dy);
+        /* the edge's pixel or the one inside it: an arm covers both, JPEG ringing rarely */
+        for (int d = 0; d < DEPTH && !crossed[i]; d++)
+            crossed[i] = mask->pixels[(size_t)(y + d * dy) * (size_t)mask->stride +
+                                      (size_t)((x + d * dx) * mask->channels)] != 0;
+        crossed_count += crossed[i];
+    }
+    int result = 0;
+    if (crossed_count > length * 3 / 4) {
+        result = -1;
+    } else if (crossed_count > 0) {
+        /* start the walk just after an uncrossed position, so that no run wraps around */
+        int start = 0;
+        while (crossed[start])
+            start++;
+        int run_first = -1, run_last = -1, gap = 0;
+        double middle = 0;
+        for (int k = 1; k <= length + GAP + 1; k++) {
+            int i = (start + k) % length;
+            bool on = k <= length && crossed[i];
+            if (on) {
+                if (run_first < 0)
+                    run_first = k;
+                run_last = k;
+                gap = 0;
+            } else if (run_first >= 0 && ++gap > GAP) {
+                if (run_last - run_first + 1 >= min_px) {
+                    result++;
+                    middle = start + (run_first + run_last) / 2.0;
+                }
+                run_first = -1;
+            }
+        }
+        if (result == 1 && azimuth_deg) {
+            int i = (int)lround(middle) % length, x, y, dx, dy;
+            perimeter_point(w, h, i, &x, &y, &dx, &dy);
+            double a = atan2((x + 0.5) - w / 2.0, (y + 0.5) - h / 2.0) * 180 / PI;
+            *azimuth_deg = a < 0 ? a + 360 : a >= 360 ? a - 360 : a;
+        }
+    }
+    free(crossed);
+    return result;
+}
+
+/* The angle between two azimuths, 0..180. */
+static double angle_between(double a, double b)
+{
+    double d = fmod(fabs(a - b), 360);
+    return d > 180 ? 360 - d : d;
+}
+
+int pipeline_nearest_seat(double azimuth_deg, const double *seat_deg, int count,
+                          double margin_deg)
+{
+    int best = -1;
+    double nearest = INFINITY, second = INFINITY;
+    for (int s = 0; s < count; s++) {
+        double d = angle_between(azimuth_deg, seat_deg[s]);
+        if (d < nearest) {
+            second = nearest;
+            nearest = d;
+            best = s;
+        } else if (d < second) {
+            second = d;
+        }
+    }
+    /* halfway between the two nearest sides lies at (nearest + second) / 2 from the nearest */
+    if (best >= 0 && count > 1 && (second - nearest) / 2 < margin_deg)
+        return -1;
+    return best;
+}
+
+double pipeline_registration_shift(const vision_registration *a, const vision_registration *b)
+{
+    if (a->image_width != b->image_width || a->image_height != b->image_height)
+        return INFINITY;
+    double worst = 0;
+    for (int m = 0; m < 4; m++)
+        for (int c = 0; c < 4; c++)
+            worst = fmax(worst, hypot(a->markers[m][c].x - b->markers[m][c].x,
+                                      a->markers[m][c].y - b->markers[m][c].y));
+    return worst;
+}
+
+/* ---- life ---- */
+
+static void on_tracker_event(void *context, const tracker_event *event)
+{
+    pipeline *p = context;
+    pipeline_event out = {.kind = PIPELINE_TRACKER, .frame_time_ms = p->stable_ms,
+                          .tracker = event, .acting_seat = p->read_acting};
+    if (event->kind == TRACKER_MOVE) {
+        p->stats.moves++;
+        double waited = isnan(p->last_busy_ms) ? 0 : p->stable_ms - p->last_busy_ms;
+        out.latency_ms = waited + (now_ms() - p->read_started);
+    } else if (event->kind == TRACKER_FLAG) {
+        p->stats.flags++;
+    }
+    emit(p, &out);
+}
+
+/* The tracker: a resumed game at once, a new one when the markers are first found, so that a
+ * source that never shows the table leaves nothing in the archive. */
+static tracker_status start_tracker(pipeline *p)
+{
+    tracker_status made = tracker_new(&p->config.tracker, p->config.archive, &p->tracker);
+    if (!p->tracker)
+        return fail(p, TRACKER_NOMEM, "out of memory");
+    if (made != TRACKER_OK)
+        return fail(p, made, "%s", tracker_error(p->tracker));
+    p->seat_count = ((const el_state *)tracker_state(p->tracker))->config.seats;
+    return TRACKER_OK;
+}
+
+tracker_status pipeline_new(const pipeline_config *config, pipeline **out)
+{
+    pipeline *p = calloc(1, sizeof *p);
+    *out = p;
+    if (!p)
+        return TRACKER_NOMEM;
+    p->config = *config;
+    p->acting = -1;
+    p->last_busy_ms = NAN;
+    const calibration_profile *profile = config->profile;
+    const char *game = config->tracker.game ? config->tracker.game : "";
+    if (!profile)
+        return fail(p, TRACKER_BAD_INPUT, "a profile is needed");
+    if (strcmp(game, EL_GAME_ID) != 0)
+        return fail(p, TRACKER_NOT_AVAILABLE, "%s: the camera reads " EL_GAME_ID " so far", game);
+    if (strcmp(profile->game, game) != 0)
+        return fail(p, TRACKER_BAD_INPUT, "a profile of %s, not %s", profile->game, game);
+    if (profile->el.images == 0)
+        return fail(p, TRACKER_BAD_INPUT, "the profile was never taught a box");
+    if (!(config->gate_px_per_mm > 0.05 && config->gate_px_per_mm <= 4))
+        return fail(p, TRACKER_BAD_INPUT, "gate_px_per_mm %g: must be above 0.05 and at most 4",
+                    config->gate_px_per_mm);
+    p->config.gate.keep_change_mask = true;
+    char error[256];
+    vision_status status = gate_new(&p->config.gate, &p->gate, error, sizeof error);
+    if (status != VISION_OK)
+        return fail(p, status == VISION_NOMEM ? TRACKER_NOMEM : TRACKER_BAD_INPUT, "%s", error);
+    if (!(p->seen = malloc(sizeof *p->seen)) || !(p->rules_seen = malloc(sizeof *p->rules_seen)))
+        return fail(p, TRACKER_NOMEM, "out of memory");
+    p->config.tracker.on_event = on_tracker_event;
+    p->config.tracker.context = p;
+    if (config->tracker.resume) {
+        tracker_status made = start_tracker(p);
+        if (made != TRACKER_OK)
+            return made;
+    } else {
+        p->seat_count = config->tracker.options.seats;
+    }
+    if (config->seat_deg_count != 0 && config->seat_deg_count != p->seat_count)
+        return fail(p, TRACKER_BAD_INPUT, "%d seat sides for %d seats", config->seat_deg_count,
+                    p->seat_count);
+    for (int s = 0; s < p->seat_count; s++) {
+        p->seat_deg[s] = config->seat_deg_count ? config->seat_deg[s] : 360.0 * s / p->seat_count;
+        if (!(p->seat_deg[s] >= 0 && p->seat_deg[s] < 360))
+            return fail(p, TRACKER_BAD_INPUT, "seat %d's side %g: must be 0 to 360 degrees",
+                        s + 1, p->seat_deg[s]);
+    }
+    return TRACKER_OK;
+}
+
+void pipeline_free(pipeline *p)
+{
+    if (!p)
+        return;
+    tracker_free(p->tracker);
+    gate_free(p->gate);
+    free(p->seen);
+    free(p->rules_seen);
+    free(p);
+}
+
+const char *pipeline_error(const pipeline *p)
+{
+    return p->error;
+}
+
+bool pipeline_registered(const pipeline *p)
+{
+    return p->registered;
+}
+
+const pipeline_stats *pipeline_stats_get(const pipeline *p)
+{
+    return &p->stats;
+}
+
+const tracker *pipeline_tracker(const pipeline *p)
+{
+    return p->tracker;
+}
+
+/* ---- one frame ---- */
+
+/* Notes the seat whose arm this BUSY frame shows, if one does. */
+static void watch_arm(pipeline *p)
+{
+    const vision_image *mask = gate_change_mask(p->gate);
+    if (!mask)
+        return;
+    double azimuth;
+    int crossings = pipeline_arm_crossings(mask, p->config.arm_min_px, &azimuth);
+    if (crossings == 0)
+        return;
+    int seat = crossings == 1 ? pipeline_nearest_seat(azimuth, p->seat_deg, p->seat_count,
+                                                      p->config.seat_margin_deg)
+                              : -1;
+    if (seat < 0 || (p->acting >= 0 && p->acting != seat))
+        p->acting = ACTING_SEVERAL; /* two arms, or one that cannot be told: no one's */
+    else if (p->acting == -1)
+        p->acting = seat;
+}
+
+/* Sets what this game cannot hold to unknown: a top of a colour no seat plays, a token without
+ * the expansion. Misreads, not moves of nobody's. */
+static void drop_impossible(pipeline *p, vision_el_observation *seen)
+{
+    const el_state *state = tracker_state(p->tracker);
+    for (int i = 0; i < seen->tile_count; i++) {
+        vision_el_tile *tile = &seen->tiles[i];
+        if (!state->config.expansion && tile->token != EL_NO_TOKEN)
+            tile->token = VISION_UNKNOWN;
+        if (tile->top < 0)
+            continue;
+        bool seat = false;
+        for (int s = 0; s < state->config.seats && !seat; s++)
+            seat = strcmp(seen->colours[tile->top], state->config.colours[s]) == 0;
+        if (!seat) {
+            tile->top = VISION_UNKNOWN;
+            tile->stack_known = 0;
+        }
+    }
+}
+
+/* Reads the settled frame and hands it to the tracker. */
+static tracker_status read_table(pipeline *p, const capture_frame *frame)
+{
+    const calibration_profile *profile = p->config.profile;
+    char error[320];
+    double started = now_ms();
+    vision_status status = vision_el_recognise(&frame->image, &p->registration, &profile->mat,
+                                               &profile->el, p->seen, NULL, error, sizeof error);
+    p->stats.recognise_ms += now_ms() - started;
+    if (status == VISION_NOMEM)
+        return fail(p, TRACKER_NOMEM, "out of memory");
+    if (status != VISION_OK) {
+        emit_text(p, PIPELINE_UNREAD, frame->time_ms, "not read: %s", error);
+        return TRACKER_OK;
+    }
+    drop_impossible(p, p->seen);
+    const el_state *state = tracker_state(p->tracker);
+    float confidence = 1;
+    status = vision_el_to_rules(p->seen, (const char(*)[EL_COLOUR_MAX])state->config.colours,
+                                state->config.seats, p->config.min_confidence, p->rules_seen,
+                                &confidence, error, sizeof error);
+    if (status != VISION_OK) {
+        emit_text(p, PIPELINE_UNREAD, frame->time_ms, "not read: %s", error);
+        return TRACKER_OK;
+    }
+    p->read_acting = p->acting >= 0 ? p->acting : -1;
+    tracker_table table = {.frame_time = frame->time_ms / 1000, .observation = p->rules_seen,
+                           .confidence = confidence, .acting_known = p->acting >= 0,
+                           .acting_seat = p->acting >= 0 ? p->acting : 0};
+    p->stats.reads++;
+    p->stats.acting_known += p->acting >= 0;
+    p->acting = -1;
+    started = now_ms();
+    tracker_status done = tracker_observe(p->tracker, &table);
+    p->stats.tracker_ms += now_ms() - started;
+    if (done != TRACKER_OK)
+        return fail(p, done, "%s", tracker_error(p->tracker));
+    return TRACKER_OK;
+}
+
+/* A settled frame: its markers confirmed first (the camera or the mat moved: registered again
+ * and read with the new view); then, when the view is the same, a settled change that crosses
+ * the mat's edge is something lying across it (a hand at rest), not the table: not read. */
+static tracker_status settled(pipeline *p, const capture_frame *frame)
+{
+    const calibration_profile *profile = p->config.profile;
+    vision_registration now;
+    char error[320];
+    double started = now_ms();
+    vision_status status = vision_register(&frame->image, &profile->mat, &profile->camera, &now,
+                                           error, sizeof error);
+    p->stats.register_ms += now_ms() - started;
+    if (status == VISION_NOMEM)
+        return fail(p, TRACKER_NOMEM, "out of memory");
+    if (status != VISION_OK) {
+        gate_unread(p->gate);
+        emit_text(p, PIPELINE_UNREAD, frame->time_ms, "markers not confirmed, not read: %s",
+                  error);
+        return TRACKER_OK;
+    }
+    double shift = pipeline_registration_shift(&p->registration, &now);
+    if (shift > p->config.moved_px) {
+        p->registration = now;
+        p->stats.reregistered++;
+        emit_text(p, PIPELINE_REREGISTERED, frame->time_ms,
+                  "the camera or the mat moved (markers %.1f px away): registered again", shift);
+        tracker_status result = read_table(p, frame);
+        /* the gate's copies were of the old view: from now on it compares the new one */
+        gate_reset(p->gate);
+        return result;
+    }
+    const vision_image *mask = gate_change_mask(p->gate);
+    double azimuth = NAN;
+    int crossings = mask ? pipeline_arm_crossings(mask, p->config.arm_min_px, &azimuth) : 0;
+    if (crossings > 0) {
+        gate_unread(p->gate);
+        if (crossings == 1)
+            emit_text(p, PIPELINE_UNREAD, frame->time_ms,
+                      "a hand rests across the mat's edge (at %.0f degrees): not read", azimuth);
+        else
+            emit_text(p, PIPELINE_UNREAD, frame->time_ms,
+                      "something rests across the mat's edge in %d places: not read", crossings);
+        return TRACKER_OK;
+    }
+    return read_table(p, frame);
+}
+
+tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
+{
+    double started = now_ms();
+    p->stats.frames++;
+    tracker_status result = TRACKER_OK;
+    const calibration_profile *profile = p->config.profile;
+    char error[320];
+    if (frame->time_ms <= p->config.skip_until_ms) {
+        p->stats.skipped++;
+        goto done;
+    }
+    if (!p->registered || frame->image.width != p->registration.image_width ||
+        frame->image.height != p->registration.image_height) {
+        double t = now_ms();
+        vision_status status = vision_register(&frame->image, &profile->mat, &profile->camera,
+                                               &p->registration, error, sizeof error);
+        p->stats.register_ms += now_ms() - t;
+        if (status == VISION_NOMEM) {
+            result = fail(p, TRACKER_NOMEM, "out of memory");
+            goto done;
+        }
+        if (status != VISION_OK) {
+            p->stats.unregistered++;
+            fail(p, TRACKER_OK, "frame %d: %s", frame->index, error);
+            goto done;
+        }
+        emit_text(p, p->registered ? PIPELINE_REREGISTERED : PIPELINE_REGISTERED, frame->time_ms,
+                  "registered: the camera %.0f mm above the table",
+                  p->registration.camera_mm[2]);
+        p->stats.reregistered += p->registered;
+        p->registered = true;
+        gate_reset(p->gate);
+        if (!p->tracker && (result = start_tracker(p)) != TRACKER_OK)
+            goto done;
+    }
+    double t = now_ms();
+    vision_image rectified;
+    vision_status status = vision_rectify(&frame->image, &p->registration, 0, 0,
+                                          profile->mat.width_mm, profile->mat.height_mm,
+                                          p->config.gate_px_per_mm, &rectified);
+    p->stats.rectify_ms += now_ms() - t;
+    if (status != VISION_OK) {
+        result = status == VISION_NOMEM ? fail(p, TRACKER_NOMEM, "out of memory")
+                                        : fail(p, TRACKER_BAD_INPUT, "frame %d: cannot rectify",
+                                               frame->index);
+        goto done;
+    }
+    t = now_ms();
+    gate_report report;
+    status = gate_feed(p->gate, &rectified, frame->time_ms, &report, error, sizeof error);
+    vision_image_free(&rectified);
+    p->stats.gate_ms += now_ms() - t;
+    if (status != VISION_OK) {
+        result = fail(p, status == VISION_NOMEM ? TRACKER_NOMEM : TRACKER_BAD_INPUT,
+                      "frame %d: %s", frame->index, error);
+        goto done;
+    }
+    if (report.state == GATE_BUSY) {
+        p->stats.busy++;
+        p->last_busy_ms = frame->time_ms;
+        t = now_ms();
+        watch_arm(p);
+        p->stats.arm_ms += now_ms() - t;
+    } else if (report.state == GATE_STABLE) {
+        p->stats.stable++;
+        p->stable_ms = frame->time_ms;
+        p->read_started = started;
+        result = settled(p, frame);
+    }
+done:
+    p->stats.total_ms += now_ms() - started;
+    return result;
+}

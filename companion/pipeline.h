@@ -1,0 +1,170 @@
+/*
+ * pipeline: frames of a source to moves in the archive (DESIGN.md §1), for `tablescribe
+ * replay` and `tablescribe watch`.
+ *
+ *   capture_frame ──register (once, then re-checked on each settled table)
+ *        │            a moved camera or mat: registered again, reported, the gate restarted
+ *        ▼
+ *   rectified mat (small, gate_px_per_mm) ──gate──▶ BUSY: where the change crosses the mat's
+ *        │                                          edge ─▶ the arm's azimuth ─▶ its seat
+ *        │                                  STABLE: an arm still across the edge (a hand at
+ *        │                                          rest): not read, the gate told so
+ *        ▼
+ *   STABLE ──vision_el_recognise──▶ vision_el_to_rules ──▶ tracker_observe(acting seat)
+ *                                                              │
+ *                                          pipeline_event ◀────┘ moves, flags, game over
+ *
+ * Turn ends: no camera sees one (tracker.h). The recorder and the players sit at known sides
+ * (seat k of N at azimuth 360 k / N by default, pipeline_config.seat_deg otherwise); when the
+ * arms seen since the last read are one seat's, that seat is the table's acting seat, and the
+ * tracker believes only explanations whose last action is that seat's. Two seats' arms, an arm
+ * across two edges, or one halfway between two seats: no acting seat (the tracker infers).
+ *
+ * Times: frame times are the source's (ms); stage times are wall-clock ms of this process.
+ */
+#ifndef TS_PIPELINE_H
+#define TS_PIPELINE_H
+
+#include "calibration.h"
+#include "capture.h"
+#include "gate.h"
+#include "tracker.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    PIPELINE_REGISTERED,   /* the table's markers found for the first time */
+    PIPELINE_REREGISTERED, /* the camera or the mat moved: registered again (text: how far) */
+    PIPELINE_UNREAD,       /* a settled table was not read (text: why: a hand at rest over
+                              the mat's edge, the markers not confirmed, a reading the rules
+                              cannot take) */
+    PIPELINE_TRACKER,      /* the tracker's event: a move, a flag, the game's end */
+} pipeline_event_kind;
+
+/* What the caller prints. Borrowed for the callback only. */
+typedef struct pipeline_event {
+    pipeline_event_kind kind;
+    double frame_time_ms;          /* the frame's time in the source */
+    const tracker_event *tracker;  /* TRACKER: the tracker's event */
+    int acting_seat;               /* TRACKER: the seat whose arm was seen, -1 when unknown */
+    /* TRACKER, a MOVE: from the last busy frame to the commit: the source's time from that
+     * frame to the settled frame, plus the wall time spent from the settled frame's arrival
+     * to the commit (registration check, recognition, the tracker, the archive) */
+    double latency_ms;
+    char text[320];                /* REGISTERED, REREGISTERED, UNREAD: one line */
+} pipeline_event;
+
+typedef struct pipeline_config {
+    const calibration_profile *profile; /* borrowed, must outlive the pipeline: the mat, the
+                                         * camera, the taught box (Expedition Luxor) */
+    tracker_config tracker;   /* the game, its options, resume; its on_event is the
+                               * pipeline's own (overwritten) */
+    db *archive;              /* borrowed, may be NULL (nothing stored) */
+    gate_config gate;         /* default: gate_config_default with scale 2 and row_step 1 on
+                               * the rectified mat (keep_change_mask forced on) */
+    /* The rectified mat the gate watches, pixels per mm. Default 0.5: 280 x 280 for the
+     * default mat; with scale 2 a small pixel is 4 mm, an adventurer 16 of them. */
+    double gate_px_per_mm;
+    /* The seats' sides, azimuths in degrees (0 = the mat's bottom edge, counter-clockwise, as
+     * vision_render_hand.from_deg), seat_deg_count of them; 0 (default): seat k of N at
+     * 360 k / N. */
+    int seat_deg_count;
+    double seat_deg[RULES_MAX_SEATS];
+    /* An arm is taken as a seat's only when it lies closer to that seat's side than to
+     * halfway between two seats by this much. Default 10 degrees. */
+    double seat_margin_deg;
+    /* A crossing of the mat's edge narrower than this many small pixels is no arm (a speck,
+     * a shadow's tip). Default 3 (12 mm). */
+    int arm_min_px;
+    /* Fields the recogniser is less sure of than this are unseen for the rules. Default 0.5. */
+    float min_confidence;
+    /* A settled frame's markers farther than this from where they were (pixels, any corner):
+     * the camera or the mat moved. Default 2. */
+    double moved_px;
+    /* Frames up to this time (ms) are skipped: a recording resumed where its archive stopped.
+     * Default -1: none. */
+    double skip_until_ms;
+    void (*on_event)(void *context, const pipeline_event *event); /* may be NULL */
+    void *context;
+} pipeline_config;
+
+/* The defaults above; tracker_config_default for the tracker; profile and archive NULL. */
+void pipeline_config_default(pipeline_config *config);
+
+/* What a bench needs: counts, and wall time spent in each stage (ms, summed). */
+typedef struct pipeline_stats {
+    long frames;           /* fed */
+    long skipped;          /* before skip_until_ms */
+    long unregistered;     /* before the markers were first found */
+    long busy, stable;     /* the gate's BUSY and STABLE frames */
+    long reads;            /* settled tables recognised and given to the tracker */
+    long unread;           /* settled tables not read (PIPELINE_UNREAD) */
+    long reregistered;
+    long acting_known;     /* reads with an acting seat */
+    long moves, flags;
+    double register_ms, rectify_ms, gate_ms, arm_ms, recognise_ms, tracker_ms, total_ms;
+} pipeline_stats;
+
+typedef struct pipeline pipeline;
+
+/*
+ * A pipeline in *out (pipeline_free; a handle even on failure, so that pipeline_error says why,
+ * NULL only when memory ran out). With config->tracker.resume the tracker resumes that game at
+ * once (its failures are this call's); a new game is created in the archive only when the
+ * markers are first found, so that a source that never shows the table writes nothing.
+ * TRACKER_BAD_INPUT for a profile of another game or not taught, bad seat sides;
+ * TRACKER_NOT_AVAILABLE for a game the camera does not read yet; the tracker's otherwise.
+ */
+tracker_status pipeline_new(const pipeline_config *config, pipeline **out);
+
+/* Frees it and its tracker (the archive stays open). Accepts NULL. */
+void pipeline_free(pipeline *p);
+
+/* The last failure's detail, one line. Valid until the next call on p. */
+const char *pipeline_error(const pipeline *p);
+
+/*
+ * Takes one frame (borrowed for the call): registers, gates, and on a settled table reads it
+ * and hands it to the tracker; events go to config->on_event in order. Frames before the
+ * markers are first found are counted and dropped (pipeline_error says why the last one was).
+ * TRACKER_ARCHIVE when the archive failed,
+ * TRACKER_NOMEM; TRACKER_BAD_INPUT for a frame time going back. The other troubles of a frame
+ * (markers covered, a misread) are events, not failures.
+ */
+tracker_status pipeline_feed(pipeline *p, const capture_frame *frame);
+
+/* Whether the markers were ever found; when not, pipeline_error says why the last try failed. */
+bool pipeline_registered(const pipeline *p);
+
+/* The counts and times so far. */
+const pipeline_stats *pipeline_stats_get(const pipeline *p);
+
+/* The tracker, for the committed game's state and id; NULL before the markers were first
+ * found (but when resuming). Borrowed, lives with the pipeline. */
+const tracker *pipeline_tracker(const pipeline *p);
+
+/* ---- the stages that can be tested alone ---- */
+
+/*
+ * Where a change crosses the edge of a mask of the rectified mat (gate_change_mask: non-zero
+ * where changed; the mask's edges are the mat's): the crossings, runs along the edge at least
+ * min_px long (gaps of 2 pixels or less joined). Returns their number, or -1 when nearly the
+ * whole edge changed (the camera or the light jumped). With exactly one, *azimuth_deg receives
+ * the azimuth of its middle seen from the mat's centre: 0 = the bottom edge (the mask's last
+ * row), counter-clockwise, [0, 360).
+ */
+int pipeline_arm_crossings(const vision_image *mask, int min_px, double *azimuth_deg);
+
+/*
+ * The seat whose side (seat_deg[count], degrees) is nearest azimuth_deg, or -1 when the azimuth
+ * lies within margin_deg of halfway between it and the next nearest.
+ */
+int pipeline_nearest_seat(double azimuth_deg, const double *seat_deg, int count,
+                          double margin_deg);
+
+/* How far the markers of b lie from those of a, pixels: the largest corner's distance;
+ * INFINITY when the frames' sizes differ. */
+double pipeline_registration_shift(const vision_registration *a, const vision_registration *b);
+
+#endif

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# End-to-end tests of `tablescribe replay` and `tablescribe watch`: a box taught from one
+# render, a short scripted 2-player game recorded with hands (a resting hand and a nudged camera
+# among them) at 1280 x 720 and 5 frames per second, replayed through the whole pipeline.
+# Checked: the source is read to its end; every committed action is the script's, in order (a
+# flag is allowed, a wrong move never: the recogniser is far from exact, see bench/README.md,
+# so how far it got is printed, not required); nothing is committed on a frame where a hand is
+# over the table; the bad inputs give one line and exit 2 with nothing archived; watch killed
+# mid-game (kill -9) and restarted with --resume ends with the same moves as the uninterrupted
+# run, nothing doubled.
+#
+#   e2e_replay.sh TABLESCRIBE
+set -u
+
+tablescribe=$(realpath "$1")
+tests=$(realpath "$(dirname "$0")")
+fixtures=$(realpath "$(dirname "$0")/../fixtures")
+script="$fixtures/games/el-2p-short.txt"
+source "$tests/e2e_support.sh"
+e2e_setup replay
+
+# ---- a taught box and a recording ----
+size=(--width 1280 --height 720)
+run 0 calibrate teach --print-layout --colours orange,black --out layout.json || exit 1
+run 0 render --game expedition-luxor --observation layout.json --out teach.png --box 3 --seed 11 \
+    --glare 0 "${size[@]}" || exit 1
+run 0 calibrate teach --image teach.png --truth layout.json --profile box.yaml || exit 1
+run 0 render --game expedition-luxor --script "$script" --out rec --box 3 --seed 12 "${size[@]}" \
+    --fps 5 --pause 600 --glare 0 --tilt 15 --resting-hand --nudge || exit 1
+fps=$(jq .fps rec/truth.json)
+
+# The script's actions as the archive writes them ("start ..." bare, "orange: mountain@0,2").
+grep -v '^#' "$script" | grep -v '^ *$' >expected.txt
+
+# committed MOVES.jsonl: the moves of a replay's --json output, one "seat: action" a line
+moves_of() { jq -r 'select(.event == "move") | if .seat then "\(.seat): \(.action)" else .action end' "$1"; }
+is_prefix() { [ "$(head -n "$(wc -l <"$1")" "$2")" = "$(cat "$1")" ]; }
+
+# ---- replay ----
+run 0 replay --game expedition-luxor --source dir:rec --profile box.yaml --json --db replay.sqlite
+cp out.txt replay.jsonl
+expect "replay: an end object, the source read to its end" \
+    [ "$(jq -r 'select(.event == "end") | .finished' replay.jsonl)" = true ]
+expect "replay: every frame read" \
+    [ "$(jq -r 'select(.event == "end") | .frames' replay.jsonl)" -eq "$(jq .frames rec/truth.json)" ]
+moves_of replay.jsonl >committed.txt
+expect "replay: every committed action is the script's, in order ($(paste -sd'|' committed.txt))" \
+    is_prefix committed.txt expected.txt
+committed=$(wc -l <committed.txt)
+flags=$(jq -r 'select(.event == "flag")' replay.jsonl | jq -s length)
+expect "replay: the start layout at least is committed" [ "$committed" -ge 1 ]
+printf 'e2e_replay: committed %d of the script'"'"'s %d lines in order, %d flags, %d tables not read\n' \
+    "$committed" "$(wc -l <expected.txt)" "$flags" \
+    "$(jq -r 'select(.event == "unread")' replay.jsonl | jq -s length)"
+
+# No move on a frame where a hand is over the table: an action's hand, or a resting hand.
+hands=$(jq -c '[(.actions[] | .hand_frames), (.disturbances[] | select(.kind == "resting-hand") | .frames)]' rec/truth.json)
+under_hand=$(jq -r --argjson hands "$hands" --argjson fps "$fps" '
+    select(.event == "move") | (.time * $fps | round) as $f
+    | select([$hands[] | select($f >= .[0] and $f <= .[1])] | length > 0) | .action' replay.jsonl)
+expect "replay: nothing committed under a hand ($under_hand)" [ -z "$under_hand" ]
+expect "replay: the nudged camera registered again" \
+    [ "$(jq -r 'select(.event == "reregistered")' replay.jsonl | jq -s length)" -ge 1 ]
+expect "replay: the archive holds the moves printed" \
+    [ "$("$tablescribe" show 1 --db replay.sqlite | grep -c ' move ')" -eq "$committed" ]
+
+# Plain text: the moves in the notation, the scores.
+run 0 replay --game expedition-luxor --source dir:rec --profile box.yaml
+expect "replay text: the start layout" contains "$out" "start desert@0,0"
+expect "replay text: the scores" contains "$out" "scores: orange"
+expect "replay text: nothing archived without --db" contains "$out" "nothing archived"
+
+# ---- bad input: one line, exit 2, nothing archived ----
+run 0 calibrate table --game luxor --profile luxor.yaml
+mkdir nomarkers
+cp teach.png nomarkers/0001.png
+"$tablescribe" render --game expedition-luxor --observation layout.json --out nomarkers/0002.png \
+    --width 64 --height 64 >/dev/null 2>&1
+refuse() { # refuse DESCRIPTION NEEDLE ARGS...
+    local what=$1 needle=$2; shift 2
+    run 2 "$@" --db bad.sqlite && {
+        expect "$what: one line ($err)" one_line "$err"
+        expect "$what: names the input ($err)" contains "$err" "$needle"
+        expect "$what: nothing printed" [ -z "$out" ]
+    }
+    expect "$what: no game archived" [ ! -s bad.sqlite ] || [ "$("$tablescribe" games --db bad.sqlite | grep -c expedition-luxor)" -eq 0 ]
+}
+replay=(replay --game expedition-luxor)
+refuse "a missing profile" "none.yaml" "${replay[@]}" --source dir:rec --profile none.yaml
+refuse "a profile of another game" "luxor" "${replay[@]}" --source dir:rec --profile luxor.yaml
+refuse "a missing source folder" "missing" "${replay[@]}" --source dir:missing --profile box.yaml
+refuse "not a source" "rec" "${replay[@]}" --source rec --profile box.yaml
+refuse "no --source" "--source" "${replay[@]}" --profile box.yaml
+refuse "not a game" "chess" replay --game chess --source dir:rec --profile box.yaml
+refuse "--seats-at out of range" "--seats-at" "${replay[@]}" --source dir:rec --profile box.yaml --seats-at 0,400
+refuse "--seats-at against --players" "--seats-at" "${replay[@]}" --source dir:rec --profile box.yaml --seats-at 0,90,180 --players 2
+refuse "watch on a bad demo spec" "demo:-1" watch --profile box.yaml --source demo:-1
+run 2 watch --source dir:rec --profile box.yaml --db none.sqlite --resume && \
+    expect "watch --resume with nothing to resume: one line ($err)" one_line "$err"
+
+# ---- watch killed mid-game, then resumed ----
+"$tablescribe" watch --source dir:rec --profile box.yaml --db watch.sqlite >watch1.txt 2>&1 &
+watcher=$!
+for _ in $(seq 1 100); do # until a move after the start is archived (at the source's pace)
+    sleep 0.2
+    [ "$(grep -c ': ' watch1.txt)" -ge 3 ] && break
+done
+sleep 2
+kill -9 "$watcher"
+wait "$watcher" 2>/dev/null
+before=$("$tablescribe" show 1 --db watch.sqlite | grep -c ' move ')
+run 0 watch --source dir:rec --profile box.yaml --db watch.sqlite --resume
+expect "watch --resume: says it resumes" contains "$out" "resuming game 1"
+"$tablescribe" show 1 --db replay.sqlite | grep ' move ' | sed 's/^ *[0-9]* *//' | awk '{$1=""; print}' >uninterrupted.txt
+"$tablescribe" show 1 --db watch.sqlite | grep ' move ' | sed 's/^ *[0-9]* *//' | awk '{$1=""; print}' >resumed.txt
+expect "watch killed after $before moves and resumed: the same moves as the uninterrupted replay ($(paste -sd'|' resumed.txt) vs $(paste -sd'|' uninterrupted.txt))" \
+    cmp -s resumed.txt uninterrupted.txt
+expect "watch resumed: one game in the archive" [ "$("$tablescribe" games --db watch.sqlite | grep -c expedition-luxor)" -eq 1 ]
+
+printf 'e2e_replay: %d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]

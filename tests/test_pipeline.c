@@ -1,0 +1,203 @@
+/*
+ * The pipeline's stages alone: the side an arm reaches in from, read off a synthetic change
+ * mask of the rectified mat; the seat of an azimuth; how far a registration moved (a renderer's
+ * camera nudged against the same camera); the gate's change mask and gate_unread that the
+ * pipeline builds on.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "gate.h"
+#include "pipeline.h"
+
+#include <math.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+/* A mask w x h with a thick line (an arm) from the point at azimuth from_deg beyond the edge to
+ * the tip (x, y), in pixels. */
+static void draw_arm(vision_image *mask, double tip_x, double tip_y, double from_deg,
+                     double width)
+{
+    double dx = sin(from_deg * PI / 180), dy = cos(from_deg * PI / 180);
+    for (int y = 0; y < mask->height; y++)
+        for (int x = 0; x < mask->width; x++) {
+            double px = x + 0.5 - tip_x, py = y + 0.5 - tip_y;
+            double along = px * dx + py * dy, across = fabs(px * dy - py * dx);
+            if (along >= 0 && across <= width / 2)
+                mask->pixels[y * mask->stride + x] = 255;
+        }
+}
+
+static double angle_between(double a, double b)
+{
+    double d = fmod(fabs(a - b), 360);
+    return d > 180 ? 360 - d : d;
+}
+
+static void test_pipeline_finds_the_arms_side_from_a_mask(void **state)
+{
+    (void)state;
+    static const double sides[] = {0, 45, 90, 135, 180, 225, 270, 315};
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+        vision_image mask;
+        assert_int_equal(vision_image_new(140, 140, 1, &mask), VISION_OK);
+        draw_arm(&mask, 70, 70, sides[i], 16); /* an arm 64 mm wide to the middle */
+        double azimuth = -1;
+        assert_int_equal(pipeline_arm_crossings(&mask, 3, &azimuth), 1);
+        assert_true(angle_between(azimuth, sides[i]) < 3);
+        vision_image_free(&mask);
+    }
+}
+
+static void test_pipeline_tells_no_arm_two_arms_and_a_jolt(void **state)
+{
+    (void)state;
+    vision_image mask;
+    assert_int_equal(vision_image_new(140, 100, 1, &mask), VISION_OK);
+    double azimuth = -1;
+    assert_int_equal(pipeline_arm_crossings(&mask, 3, &azimuth), 0);
+    mask.pixels[50 * mask.stride + 70] = 255; /* a piece placed in the middle */
+    mask.pixels[99 * mask.stride + 20] = 255; /* a speck on the edge, narrower than an arm */
+    assert_int_equal(pipeline_arm_crossings(&mask, 3, &azimuth), 0);
+    assert_true(azimuth == -1);
+    draw_arm(&mask, 40, 50, 0, 12);
+    draw_arm(&mask, 100, 50, 180, 12); /* two players' arms */
+    assert_int_equal(pipeline_arm_crossings(&mask, 3, &azimuth), 2);
+    memset(mask.pixels, 255, (size_t)mask.stride * (size_t)mask.height); /* the view jumped */
+    assert_int_equal(pipeline_arm_crossings(&mask, 3, &azimuth), -1);
+    vision_image_free(&mask);
+
+    /* an arm along the bottom right corner is one crossing, not two */
+    assert_int_equal(vision_image_new(140, 100, 1, &mask), VISION_OK);
+    draw_arm(&mask, 120, 80, 45, 20);
+    assert_int_equal(pipeline_arm_crossings(&mask, 3, &azimuth), 1);
+    assert_true(angle_between(azimuth, 45) < 15);
+    vision_image_free(&mask);
+}
+
+static void test_pipeline_takes_the_nearest_seat_or_none(void **state)
+{
+    (void)state;
+    const double two[] = {0, 180}, four[] = {0, 90, 180, 270}, three[] = {0, 120, 240};
+    assert_int_equal(pipeline_nearest_seat(10, two, 2, 10), 0);
+    assert_int_equal(pipeline_nearest_seat(350, two, 2, 10), 0);
+    assert_int_equal(pipeline_nearest_seat(200, two, 2, 10), 1);
+    assert_int_equal(pipeline_nearest_seat(85, two, 2, 10), -1); /* halfway: no one's */
+    assert_int_equal(pipeline_nearest_seat(275, two, 2, 10), -1);
+    assert_int_equal(pipeline_nearest_seat(100, four, 4, 10), 1);
+    assert_int_equal(pipeline_nearest_seat(300, four, 4, 10), 3);
+    assert_int_equal(pipeline_nearest_seat(310, four, 4, 10), -1);
+    assert_int_equal(pipeline_nearest_seat(230, three, 3, 10), 2);
+    assert_int_equal(pipeline_nearest_seat(62, three, 3, 10), -1);
+    const double elsewhere[] = {30, 150}; /* --seats-at 30,150 */
+    assert_int_equal(pipeline_nearest_seat(160, elsewhere, 2, 10), 1);
+}
+
+/* The markers of a render, registered; the same camera nudged a degree moves them by pixels. */
+static vision_registration registered(double tilt, double azimuth)
+{
+    vision_render_config config;
+    vision_render_config_default(&config);
+    config.width = 960;
+    config.height = 540;
+    config.box_seed = config.scene_seed = 5;
+    config.tilt_deg = tilt;
+    config.azimuth_deg = azimuth;
+    config.camera_height_mm = 900;
+    config.noise = config.blur_px = config.glare = 0;
+    config.jpeg_quality = 0;
+    vision_el_observation empty;
+    memset(&empty, 0, sizeof empty);
+    vision_image frame;
+    char error[256];
+    if (vision_el_render(&config, &empty, &frame, NULL, error, sizeof error) != VISION_OK)
+        fail_msg("render: %s", error);
+    vision_mat mat;
+    vision_mat_default(&mat);
+    vision_registration registration;
+    if (vision_register(&frame, &mat, NULL, &registration, error, sizeof error) != VISION_OK)
+        fail_msg("register: %s", error);
+    vision_image_free(&frame);
+    return registration;
+}
+
+static void test_pipeline_sees_a_moved_camera_in_its_registration(void **state)
+{
+    (void)state;
+    vision_registration a = registered(15, 10), again = registered(15, 10);
+    vision_registration nudged = registered(16, 12);
+    assert_true(pipeline_registration_shift(&a, &again) < 0.5);
+    assert_true(pipeline_registration_shift(&a, &nudged) > 2);
+    vision_registration smaller = a;
+    smaller.image_width = 640;
+    assert_true(isinf(pipeline_registration_shift(&a, &smaller)));
+}
+
+/* The gate's mask shows a change where it is; gate_unread takes the last read back. */
+static void test_pipeline_gate_mask_and_unread(void **state)
+{
+    (void)state;
+    gate_config config;
+    gate_config_default(&config);
+    config.scale = 2;
+    config.row_step = 1;
+    config.settle_ms = 100;
+    config.keep_change_mask = true;
+    gate *g = NULL;
+    char error[128];
+    assert_int_equal(gate_new(&config, &g, error, sizeof error), VISION_OK);
+    vision_image frame;
+    assert_int_equal(vision_image_new(200, 200, 1, &frame), VISION_OK);
+    memset(frame.pixels, 120, (size_t)frame.stride * 200);
+    gate_report report;
+    double t = 0;
+    for (; t <= 200; t += 50)
+        assert_int_equal(gate_feed(g, &frame, t, &report, error, sizeof error), VISION_OK);
+    const vision_image *still = gate_change_mask(g); /* read at 100 ms, unchanged since */
+    assert_non_null(still);
+    double none;
+    assert_int_equal(pipeline_arm_crossings(still, 3, &none), 0);
+    /* a hand at the bottom edge, at rest */
+    draw_arm(&frame, 100, 120, 0, 30);
+    report.state = GATE_BUSY;
+    while (report.state != GATE_STABLE && t < 2000) {
+        assert_int_equal(gate_feed(g, &frame, t, &report, error, sizeof error), VISION_OK);
+        t += 50;
+    }
+    assert_int_equal(report.state, GATE_STABLE);
+    const vision_image *mask = gate_change_mask(g);
+    assert_non_null(mask);
+    double azimuth;
+    assert_int_equal(pipeline_arm_crossings(mask, 3, &azimuth), 1);
+    assert_true(angle_between(azimuth, 0) < 5);
+    gate_unread(g);
+    /* the hand leaves: the table is as it was read before it came, so nothing to read */
+    memset(frame.pixels, 120, (size_t)frame.stride * 200);
+    bool stable = false;
+    for (int i = 0; i < 10; i++, t += 50) {
+        assert_int_equal(gate_feed(g, &frame, t, &report, error, sizeof error), VISION_OK);
+        stable |= report.state == GATE_STABLE;
+    }
+    assert_false(stable);
+    assert_int_equal(report.state, GATE_IDLE);
+    vision_image_free(&frame);
+    gate_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pipeline_finds_the_arms_side_from_a_mask),
+        cmocka_unit_test(test_pipeline_tells_no_arm_two_arms_and_a_jolt),
+        cmocka_unit_test(test_pipeline_takes_the_nearest_seat_or_none),
+        cmocka_unit_test(test_pipeline_sees_a_moved_camera_in_its_registration),
+        cmocka_unit_test(test_pipeline_gate_mask_and_unread),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
