@@ -169,3 +169,33 @@ int cli_profile_load(const cli_command *command, const char *path, const char *g
                                path);
     return EXIT_OK;
 }
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int signal_number)
+{
+    (void)signal_number;
+    interrupted = 1;
+}
+
+void cli_interrupts_catch(cli_interrupts *saved)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    interrupted = 0;
+    sigaction(SIGINT, &action, &saved->old_int);
+    sigaction(SIGTERM, &action, &saved->old_term);
+}
+
+void cli_interrupts_restore(const cli_interrupts *saved)
+{
+    sigaction(SIGINT, &saved->old_int, NULL);
+    sigaction(SIGTERM, &saved->old_term, NULL);
+}
+
+bool cli_interrupted(void)
+{
+    return interrupted != 0;
+}

@@ -6,6 +6,7 @@
 #include "db.h"
 #include "recording.h"
 
+#include <signal.h>
 #include <stdbool.h>
 
 enum { EXIT_OK = 0, EXIT_FAILURE_OTHER = 1, EXIT_BAD_INPUT = 2 };
@@ -85,6 +86,16 @@ int cli_calibrate(const cli_command *command, int argc, char **argv);
 int cli_play(const cli_command *command, int argc, char **argv);
 int cli_render(const cli_command *command, int argc, char **argv);
 int cli_recognise(const cli_command *command, int argc, char **argv);
+/* Ctrl-C and SIGTERM, caught while a command writes something that must end whole (a
+ * recording's folder, a watched game): they set cli_interrupted() instead of killing it.
+ * cli_interrupts_restore puts back what was there before. */
+typedef struct cli_interrupts {
+    struct sigaction old_int, old_term;
+} cli_interrupts;
+void cli_interrupts_catch(cli_interrupts *saved);
+void cli_interrupts_restore(const cli_interrupts *saved);
+bool cli_interrupted(void);
+
 int cli_calibrate_teach(const cli_command *command, int argc, char **argv);
 int cli_replay(const cli_command *command, int argc, char **argv);
 int cli_watch(const cli_command *command, int argc, char **argv);

@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,13 +66,6 @@ const char *const cli_render_script_help =
     "                         or more under them, the nudge's frame, the shadows' frames); the\n"
     "                         camera pose and the layout's place\n";
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int signal_number)
-{
-    (void)signal_number;
-    interrupted = 1;
-}
 
 /* ---- reading and playing the script ---- */
 
@@ -233,7 +225,7 @@ static int draw_frames(const cli_command *command, recording *r, const char *fol
     int code = EXIT_OK, count = recording_frame_count(r);
     char error[600] = "";
     for (int i = 0; i < count && code == EXIT_OK; i++) {
-        if (interrupted) {
+        if (cli_interrupted()) {
             cli_error(command, "interrupted: nothing written");
             code = EXIT_FAILURE_OTHER;
             break;
@@ -420,13 +412,8 @@ int cli_render_script(const cli_command *command, const vision_render_config *co
     }
     int drawn = 0;
     if (code == EXIT_OK) {
-        struct sigaction action, old_int, old_term;
-        memset(&action, 0, sizeof action);
-        action.sa_handler = on_signal;
-        sigemptyset(&action.sa_mask);
-        interrupted = 0;
-        sigaction(SIGINT, &action, &old_int);
-        sigaction(SIGTERM, &action, &old_term);
+        cli_interrupts interrupts;
+        cli_interrupts_catch(&interrupts);
         code = draw_frames(command, r, folder, extension, &drawn);
         if (code == EXIT_OK)
             code = write_truth(command, r, folder, extension, text, length);
@@ -436,8 +423,7 @@ int cli_render_script(const cli_command *command, const vision_render_config *co
         }
         if (code != EXIT_OK)
             remove_folder(folder);
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
+        cli_interrupts_restore(&interrupts);
     }
     if (code == EXIT_OK) {
         double seconds = now_seconds() - started;

@@ -11,20 +11,12 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int signal_number)
-{
-    (void)signal_number;
-    interrupted = 1;
-}
 
 typedef struct run_request {
     const char *game;
@@ -341,13 +333,8 @@ static int run(const cli_command *command, const run_request *request)
     }
     out.pipeline = p;
 
-    struct sigaction action, old_int, old_term;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = on_signal;
-    sigemptyset(&action.sa_mask);
-    interrupted = 0;
-    sigaction(SIGINT, &action, &old_int);
-    sigaction(SIGTERM, &action, &old_term);
+    cli_interrupts interrupts;
+    cli_interrupts_catch(&interrupts);
     if (code == EXIT_OK && request->watch) {
         if (request->resume)
             printf("watching %s: resuming game %lld from its last event; Ctrl-C stops\n",
@@ -360,7 +347,7 @@ static int run(const cli_command *command, const run_request *request)
     double started = wall_seconds(), first_frame_ms = NAN, shown = -1;
     int total = capture_frame_count(source), frames = 0;
     bool ended = false;
-    while (code == EXIT_OK && !interrupted) {
+    while (code == EXIT_OK && !cli_interrupted()) {
         capture_frame frame;
         capture_status read = capture_read(source, &frame);
         if (read == CAPTURE_END) {
@@ -398,8 +385,7 @@ static int run(const cli_command *command, const run_request *request)
             show_progress(&out, frames, total, elapsed);
         }
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cli_interrupts_restore(&interrupts);
     clear_bar(&out);
     double seconds = wall_seconds() - started;
     if (code == EXIT_OK && !pipeline_registered(p)) {
@@ -442,7 +428,7 @@ static int run(const cli_command *command, const run_request *request)
                        (long long)tracker_game_id(t));
         }
         /* Ctrl-C is how a watch ends; a replay interrupted did not read its source */
-        if (interrupted && !request->watch)
+        if (cli_interrupted() && !request->watch)
             code = EXIT_FAILURE_OTHER;
     }
     pipeline_free(p);
