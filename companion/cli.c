@@ -3,7 +3,9 @@
 
 #include "rules.h"
 
+#include <assert.h>
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -57,6 +59,80 @@ bool cli_parse_game_id(const char *text, int64_t *id)
         return false;
     *id = (int64_t)value;
     return true;
+}
+
+/* cli_options_parse, but EXIT_OK or EXIT_BAD_INPUT, so that failing is one line. */
+static int read_options(const cli_command *command, const char *step, const cli_option *options,
+                        bool says_missing_value, int argc, char **argv)
+{
+    struct option long_options[CLI_OPTIONS_MAX + 1];
+    int count = 0;
+    /* getopt_long returns an option's index + 1: never 0, ':' or '?' for a table this short. */
+    for (; options[count].name; count++) {
+        assert(count < CLI_OPTIONS_MAX);
+        assert(!options[count].required || options[count].kind == CLI_OPTION_TEXT);
+        long_options[count] = (struct option){
+            options[count].name,
+            options[count].kind == CLI_OPTION_FLAG ? no_argument : required_argument,
+            NULL,
+            count + 1,
+        };
+    }
+    long_options[count] = (struct option){NULL, 0, NULL, 0};
+    opterr = 0;
+    optind = 1;
+    int found;
+    while ((found = getopt_long(argc, argv, says_missing_value ? "+:" : "+", long_options,
+                                NULL)) != -1) {
+        if (found == ':')
+            return cli_usage_error(command, "%s needs a value", argv[optind - 1]);
+        if (found < 1 || found > count)
+            return cli_usage_error(command, "%s: unknown option %s", step, argv[optind - 1]);
+        const cli_option *option = &options[found - 1];
+        double number;
+        switch (option->kind) {
+        case CLI_OPTION_FLAG:
+            *option->flag = true;
+            break;
+        case CLI_OPTION_TEXT:
+            *option->text = optarg;
+            break;
+        case CLI_OPTION_LIST:
+            if (*option->count == option->max)
+                return cli_usage_error(command, "%s: at most %d %s", step, option->max,
+                                       option->expect);
+            option->list[(*option->count)++] = optarg;
+            break;
+        case CLI_OPTION_NUMBER:
+        case CLI_OPTION_WHOLE:
+            if (!cli_parse_number(optarg, option->low, option->high,
+                                  option->kind == CLI_OPTION_WHOLE, &number))
+                return cli_usage_error(command, "--%s %s: %s", option->name, optarg,
+                                       option->expect);
+            if (option->kind == CLI_OPTION_WHOLE)
+                *option->whole = (int)number;
+            else
+                *option->number = number;
+            break;
+        case CLI_OPTION_PARSED:
+            if (!option->parse(optarg, option->parsed))
+                return cli_usage_error(command, "--%s %s: %s", option->name, optarg,
+                                       option->expect);
+            break;
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(command, "%s: unexpected argument '%s'", step, argv[optind]);
+    for (const cli_option *option = options; option->name; option++)
+        if (option->required && !*option->text)
+            return cli_usage_error(command, "%s: %s", step, option->required);
+    return EXIT_OK;
+}
+
+bool cli_options_parse(const cli_command *command, const char *step, const cli_option *options,
+                       bool says_missing_value, int argc, char **argv)
+{
+    return read_options(command, step, options, says_missing_value, argc, argv) == EXIT_OK;
 }
 
 int cli_archive_failure(const cli_command *command, db *archive, db_status status)
@@ -146,6 +222,14 @@ int cli_check_seeing_game(const cli_command *command, const char *game)
 int cli_vision_exit_code(vision_status status)
 {
     return status == VISION_NOMEM || status == VISION_IO ? EXIT_FAILURE_OTHER : EXIT_BAD_INPUT;
+}
+
+int cli_vision_result(const cli_command *command, vision_status status, const char *error)
+{
+    if (status == VISION_OK)
+        return EXIT_OK;
+    cli_error(command, "%s", error);
+    return cli_vision_exit_code(status);
 }
 
 int cli_profile_load(const cli_command *command, const char *path, const char *game, bool taught,

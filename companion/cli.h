@@ -33,6 +33,58 @@ bool cli_parse_number(const char *text, double low, double high, bool whole, dou
 /* Parses a positive game id; false when text is not one. */
 bool cli_parse_game_id(const char *text, int64_t *id);
 
+/* What an option of a step takes, and so which of cli_option's targets it fills. */
+typedef enum cli_option_kind {
+    CLI_OPTION_FLAG,   /* no value: *flag = true */
+    CLI_OPTION_TEXT,   /* *text = the value (a later one wins) */
+    CLI_OPTION_LIST,   /* list[(*count)++] = the value; at most max of them */
+    CLI_OPTION_NUMBER, /* *number = the value, from low to high */
+    CLI_OPTION_WHOLE,  /* *whole = the value, a whole number from low to high */
+    CLI_OPTION_PARSED, /* parse(value, parsed), which is false when the value is not one */
+} cli_option_kind;
+
+/*
+ * One option of a step, for cli_options_parse; only the targets its kind names are read.
+ * Every pointer is borrowed and must outlive the parse; the values stored are pointers into
+ * argv.
+ */
+typedef struct cli_option {
+    const char *name; /* without the leading "--"; NULL ends the table */
+    cli_option_kind kind;
+    bool *flag;
+    const char **text;
+    const char **list;
+    int *count;
+    int max;
+    double *number;
+    int *whole;
+    double low, high;
+    bool (*parse)(const char *text, void *parsed);
+    void *parsed;
+    /* NUMBER, WHOLE, PARSED: what a value must be, ending "--NAME VALUE: EXPECT"; LIST: what
+     * the list holds, ending "STEP: at most MAX EXPECT". */
+    const char *expect;
+    /* TEXT: non-NULL when the option must be given (*text still NULL after the others): the
+     * message, after "STEP: ". */
+    const char *required;
+} cli_option;
+
+/* How many options a table may hold. */
+#define CLI_OPTIONS_MAX 16
+
+/*
+ * Reads the options of a step, argv[1] to argv[argc - 1] (argv[0] is the step), with getopt_long
+ * (long options only; "--" ends them), into the targets of options (a table ended by a NULL
+ * name). Returns true when every argument was an option and every required one was given;
+ * otherwise prints the first problem in one line ("STEP: unknown option --x", "STEP: unexpected
+ * argument 'x'", a value that is not one, a full list, a required option missing) and returns
+ * false, for the step to exit EXIT_BAD_INPUT; the targets set so far stay set. An option without
+ * its value says "--x needs a value" when says_missing_value, else counts as an unknown option
+ * (as the calibrate steps other than teach always said).
+ */
+bool cli_options_parse(const cli_command *command, const char *step, const cli_option *options,
+                       bool says_missing_value, int argc, char **argv);
+
 /*
  * Opens the archive: db_path when given, in this mode (DB_OPEN_CREATE creates the file, never
  * its folder), else the default $XDG_DATA_HOME/tablescribe/games.sqlite (~/.local/share/...
@@ -53,6 +105,10 @@ int cli_check_seeing_game(const cli_command *command, const char *game);
  * (out of memory, input/output), 2 for everything about the user's input (a file missing or
  * not an image, markers not found, a profile that does not fit). */
 int cli_vision_exit_code(vision_status status);
+
+/* EXIT_OK when status is VISION_OK; otherwise prints error (the call's message, in one line)
+ * and returns cli_vision_exit_code(status). */
+int cli_vision_result(const cli_command *command, vision_status status, const char *error);
 
 /* Loads the profile at path for game into *profile (taught: it must have learnt the box).
  * Returns EXIT_OK, or prints one line naming the file and returns the exit code. */

@@ -5,67 +5,62 @@
 #include "calibration.h"
 #include "rules.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int markers(const cli_command *command, int argc, char **argv)
+/* ---- calibrate markers, and the board of calibrate camera: sheets to print ---- */
+
+/* --dpi, the same for the markers sheet and the camera's board. */
+static cli_option dpi_option(int *dpi)
 {
-    static const struct option options[] = {
-        {"out", required_argument, NULL, 'o'},
-        {"marker-mm", required_argument, NULL, 'm'},
-        {"dpi", required_argument, NULL, 'd'},
-        {NULL, 0, NULL, 0},
-    };
-    calibration_sheet_config config;
-    calibration_sheet_config_default(&config);
-    const char *out = NULL;
-    opterr = 0;
-    optind = 1;
-    int option;
-    double number;
-    while ((option = getopt_long(argc, argv, "+", options, NULL)) != -1) {
-        switch (option) {
-        case 'o':
-            out = optarg;
-            break;
-        case 'm':
-            if (!cli_parse_number(optarg, 10, 90, false, &number))
-                return cli_usage_error(command, "--marker-mm %s: a side from 10 to 90 mm", optarg);
-            config.marker_mm = number;
-            break;
-        case 'd':
-            if (!cli_parse_number(optarg, 72, 1200, true, &number))
-                return cli_usage_error(command, "--dpi %s: a whole number from 72 to 1200", optarg);
-            config.dpi = (int)number;
-            break;
-        case ':':
-            return cli_usage_error(command, "%s needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error(command, "markers: unknown option %s", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error(command, "markers: unexpected argument '%s'", argv[optind]);
-    if (!out)
-        return cli_usage_error(command, "markers: --out FILE is required (a .png file)");
+    return (cli_option){"dpi", CLI_OPTION_WHOLE, .whole = dpi, .low = 72, .high = 1200,
+                        .expect = "a whole number from 72 to 1200"};
+}
+
+/* Draws one of the sheets calibrate prints, the markers (markers) or the camera's board (board,
+ * when markers is NULL), and writes it to out, which must be named .png. Returns EXIT_OK, or
+ * prints one line and returns the exit status. */
+static int sheet_write(const cli_command *command, const char *out,
+                       const calibration_sheet_config *markers,
+                       const calibration_board_config *board)
+{
+    const char *sheet_name = markers ? "sheet" : "board";
     const char *extension = strrchr(out, '.');
     if (!extension || strcmp(extension, ".png") != 0)
-        return cli_usage_error(command, "%s: the sheet is written as PNG; name it .png", out);
-
+        return cli_usage_error(command, "%s: the %s is written as PNG; name it .png", out,
+                               sheet_name);
     vision_image sheet;
-    vision_status status = calibration_markers_sheet(&config, &sheet);
+    vision_status status = markers ? calibration_markers_sheet(markers, &sheet)
+                                   : calibration_board_sheet(board, &sheet);
     char error[512] = "";
     if (status == VISION_OK)
         status = vision_image_save(out, &sheet, error, sizeof error);
     else
-        snprintf(error, sizeof error, "cannot draw the sheet: %s", vision_status_message(status));
+        snprintf(error, sizeof error, "cannot draw the %s: %s", sheet_name,
+                 vision_status_message(status));
     vision_image_free(&sheet);
-    if (status != VISION_OK) {
-        cli_error(command, "%s", error);
-        return cli_vision_exit_code(status);
-    }
+    return cli_vision_result(command, status, error);
+}
+
+static int markers(const cli_command *command, int argc, char **argv)
+{
+    calibration_sheet_config config;
+    calibration_sheet_config_default(&config);
+    const char *out = NULL;
+    const cli_option options[] = {
+        {"out", CLI_OPTION_TEXT, .text = &out,
+         .required = "--out FILE is required (a .png file)"},
+        {"marker-mm", CLI_OPTION_NUMBER, .number = &config.marker_mm, .low = 10, .high = 90,
+         .expect = "a side from 10 to 90 mm"},
+        dpi_option(&config.dpi),
+        {.name = NULL},
+    };
+    if (!cli_options_parse(command, "markers", options, false, argc, argv))
+        return EXIT_BAD_INPUT;
+    int code = sheet_write(command, out, &config, NULL);
+    if (code != EXIT_OK)
+        return code;
     printf("Wrote %s: four markers of %.0f mm on an A4 page at %d dpi. Print at 100%% scale,\n"
            "check the 100 mm ruler, and lay id 0 at the top-left corner of the play area,\n"
            "then clockwise 1, 2, 3.\n",
@@ -90,10 +85,8 @@ static int profile_open(const cli_command *command, const char *path, const char
                                    game);
         return EXIT_OK;
     }
-    if (status != VISION_NOT_FOUND) {
-        cli_error(command, "%s", error);
-        return cli_vision_exit_code(status);
-    }
+    if (status != VISION_NOT_FOUND)
+        return cli_vision_result(command, status, error);
     if (!game)
         game = DEFAULT_GAME;
     if (!rules_game_find(game))
@@ -108,11 +101,7 @@ static int profile_write(const cli_command *command, const char *path,
 {
     char error[512] = "";
     vision_status status = calibration_profile_save(path, profile, error, sizeof error);
-    if (status != VISION_OK) {
-        cli_error(command, "%s", error);
-        return cli_vision_exit_code(status);
-    }
-    return EXIT_OK;
+    return cli_vision_result(command, status, error);
 }
 
 /* Loads an image; prints one line naming it on failure. */
@@ -120,11 +109,7 @@ static int image_open(const cli_command *command, const char *path, vision_image
 {
     char error[512] = "";
     vision_status status = vision_image_load(path, image, error, sizeof error);
-    if (status != VISION_OK) {
-        cli_error(command, "%s", error);
-        return cli_vision_exit_code(status);
-    }
-    return EXIT_OK;
+    return cli_vision_result(command, status, error);
 }
 
 /* ---- calibrate camera ---- */
@@ -133,24 +118,12 @@ static int image_open(const cli_command *command, const char *path, vision_image
 
 static int print_board(const cli_command *command, const char *out, int dpi)
 {
-    const char *extension = strrchr(out, '.');
-    if (!extension || strcmp(extension, ".png") != 0)
-        return cli_usage_error(command, "%s: the board is written as PNG; name it .png", out);
     calibration_board_config config;
     calibration_board_config_default(&config);
     config.dpi = dpi;
-    vision_image sheet;
-    vision_status status = calibration_board_sheet(&config, &sheet);
-    char error[512] = "";
-    if (status == VISION_OK)
-        status = vision_image_save(out, &sheet, error, sizeof error);
-    else
-        snprintf(error, sizeof error, "cannot draw the board: %s", vision_status_message(status));
-    vision_image_free(&sheet);
-    if (status != VISION_OK) {
-        cli_error(command, "%s", error);
-        return cli_vision_exit_code(status);
-    }
+    int code = sheet_write(command, out, NULL, &config);
+    if (code != EXIT_OK)
+        return code;
     printf("Wrote %s: a ChArUco board of %d x %d squares of %.0f mm on an A4 landscape page at "
            "%d dpi.\nPrint it, lay it flat, and photograph it 10 or more times from different "
            "angles with the\ncamera that will watch the table; then: tablescribe calibrate "
@@ -161,50 +134,20 @@ static int print_board(const cli_command *command, const char *out, int dpi)
 
 static int camera(const cli_command *command, int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"print-board", required_argument, NULL, 'b'},
-        {"dpi", required_argument, NULL, 'd'},
-        {"image", required_argument, NULL, 'i'},
-        {"profile", required_argument, NULL, 'p'},
-        {"game", required_argument, NULL, 'g'},
-        {NULL, 0, NULL, 0},
-    };
     const char *board_out = NULL, *profile_path = NULL, *game = NULL;
     const char *paths[CAMERA_IMAGES_MAX];
     int path_count = 0, dpi = 300;
-    double number;
-    opterr = 0;
-    optind = 1;
-    int option;
-    while ((option = getopt_long(argc, argv, "+", options, NULL)) != -1) {
-        switch (option) {
-        case 'b':
-            board_out = optarg;
-            break;
-        case 'd':
-            if (!cli_parse_number(optarg, 72, 1200, true, &number))
-                return cli_usage_error(command, "--dpi %s: a whole number from 72 to 1200", optarg);
-            dpi = (int)number;
-            break;
-        case 'i':
-            if (path_count == CAMERA_IMAGES_MAX)
-                return cli_usage_error(command, "camera: at most %d images", CAMERA_IMAGES_MAX);
-            paths[path_count++] = optarg;
-            break;
-        case 'p':
-            profile_path = optarg;
-            break;
-        case 'g':
-            game = optarg;
-            break;
-        case ':':
-            return cli_usage_error(command, "%s needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error(command, "camera: unknown option %s", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error(command, "camera: unexpected argument '%s'", argv[optind]);
+    const cli_option options[] = {
+        {"print-board", CLI_OPTION_TEXT, .text = &board_out},
+        dpi_option(&dpi),
+        {"image", CLI_OPTION_LIST, .list = paths, .count = &path_count, .max = CAMERA_IMAGES_MAX,
+         .expect = "images"},
+        {"profile", CLI_OPTION_TEXT, .text = &profile_path},
+        {"game", CLI_OPTION_TEXT, .text = &game},
+        {.name = NULL},
+    };
+    if (!cli_options_parse(command, "camera", options, false, argc, argv))
+        return EXIT_BAD_INPUT;
     if (board_out) {
         if (path_count || profile_path)
             return cli_usage_error(command, "camera: --print-board takes no --image or --profile");
@@ -231,10 +174,7 @@ static int camera(const cli_command *command, int argc, char **argv)
         char error[512] = "";
         vision_status status =
             calibration_camera(&board, views, path_count, found, &result, error, sizeof error);
-        if (status != VISION_OK) {
-            cli_error(command, "%s", error);
-            code = cli_vision_exit_code(status);
-        }
+        code = cli_vision_result(command, status, error);
     }
     if (code == EXIT_OK) {
         printf("The board shows in %d of %d images (%d corners).\n", result.views_used,
@@ -283,8 +223,13 @@ static const char *focal_source_text(vision_focal_source source)
     return "";
 }
 
-/* Parses "WxH" in mm. */
-static bool parse_mat_size(const char *text, double *width, double *height)
+/* The mat's size, between marker centres. */
+typedef struct mat_size {
+    double width_mm, height_mm;
+} mat_size;
+
+/* Parses "WxH" in mm into a mat_size; false, and size unchanged, when text is not one. */
+static bool parse_mat_size(const char *text, void *size)
 {
     char *end = NULL;
     double w = strtod(text, &end);
@@ -296,65 +241,30 @@ static bool parse_mat_size(const char *text, double *width, double *height)
         return false;
     if (!(w > 0 && w <= 5000 && h > 0 && h <= 5000))
         return false;
-    *width = w;
-    *height = h;
+    *(mat_size *)size = (mat_size){w, h};
     return true;
 }
 
 static int table(const cli_command *command, int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"image", required_argument, NULL, 'i'},
-        {"profile", required_argument, NULL, 'p'},
-        {"marker-mm", required_argument, NULL, 'm'},
-        {"mat", required_argument, NULL, 'a'},
-        {"tile-mm", required_argument, NULL, 't'},
-        {"game", required_argument, NULL, 'g'},
-        {NULL, 0, NULL, 0},
-    };
     const char *image_path = NULL, *profile_path = NULL, *game = NULL;
-    double marker_mm = 0, width_mm = 0, height_mm = 0, tile_mm = 0, number;
-    opterr = 0;
-    optind = 1;
-    int option;
-    while ((option = getopt_long(argc, argv, "+", options, NULL)) != -1) {
-        switch (option) {
-        case 'i':
-            image_path = optarg;
-            break;
-        case 'p':
-            profile_path = optarg;
-            break;
-        case 'm':
-            if (!cli_parse_number(optarg, 5, 200, false, &number))
-                return cli_usage_error(command, "--marker-mm %s: a side from 5 to 200 mm", optarg);
-            marker_mm = number;
-            break;
-        case 'a':
-            if (!parse_mat_size(optarg, &width_mm, &height_mm))
-                return cli_usage_error(command,
-                                       "--mat %s: WIDTHxHEIGHT in mm between marker centres, "
-                                       "e.g. 560x560 (up to 5000)",
-                                       optarg);
-            break;
-        case 't':
-            if (!cli_parse_number(optarg, 5, 500, false, &number))
-                return cli_usage_error(command, "--tile-mm %s: a cell from 5 to 500 mm", optarg);
-            tile_mm = number;
-            break;
-        case 'g':
-            game = optarg;
-            break;
-        case ':':
-            return cli_usage_error(command, "%s needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error(command, "table: unknown option %s", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error(command, "table: unexpected argument '%s'", argv[optind]);
-    if (!profile_path)
-        return cli_usage_error(command, "table: --profile P is required (created if missing)");
+    double marker_mm = 0, tile_mm = 0;
+    mat_size size = {0, 0};
+    const cli_option options[] = {
+        {"image", CLI_OPTION_TEXT, .text = &image_path},
+        {"profile", CLI_OPTION_TEXT, .text = &profile_path,
+         .required = "--profile P is required (created if missing)"},
+        {"marker-mm", CLI_OPTION_NUMBER, .number = &marker_mm, .low = 5, .high = 200,
+         .expect = "a side from 5 to 200 mm"},
+        {"mat", CLI_OPTION_PARSED, .parse = parse_mat_size, .parsed = &size,
+         .expect = "WIDTHxHEIGHT in mm between marker centres, e.g. 560x560 (up to 5000)"},
+        {"tile-mm", CLI_OPTION_NUMBER, .number = &tile_mm, .low = 5, .high = 500,
+         .expect = "a cell from 5 to 500 mm"},
+        {"game", CLI_OPTION_TEXT, .text = &game},
+        {.name = NULL},
+    };
+    if (!cli_options_parse(command, "table", options, false, argc, argv))
+        return EXIT_BAD_INPUT;
 
     calibration_profile *profile = malloc(sizeof *profile);
     if (!profile) {
@@ -366,9 +276,9 @@ static int table(const cli_command *command, int argc, char **argv)
     if (code == EXIT_OK) {
         if (marker_mm > 0)
             mat->marker_mm = marker_mm;
-        if (width_mm > 0) {
-            mat->width_mm = width_mm;
-            mat->height_mm = height_mm;
+        if (size.width_mm > 0) {
+            mat->width_mm = size.width_mm;
+            mat->height_mm = size.height_mm;
         }
         if (tile_mm > 0)
             mat->tile_mm = tile_mm;
