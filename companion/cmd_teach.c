@@ -6,7 +6,6 @@
 #include "observation_json.h"
 #include "vision.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +25,23 @@ static int split_colours(char *text, const char **names, int max)
     return count;
 }
 
-static int print_layout(const cli_command *command, char *colour_list, const char *out)
+static int print_layout(const cli_command *command, const char *colour_list, const char *out)
 {
     const char *names[VISION_COLOURS_MAX];
     int count = EL_MAX_SEATS;
-    if (colour_list) {
-        count = split_colours(colour_list, names, VISION_COLOURS_MAX);
-        if (count < 1)
+    /* The names are cut apart in a copy: the list belongs to the caller. */
+    char *list = colour_list ? strdup(colour_list) : NULL;
+    if (colour_list && !list) {
+        cli_error(command, "out of memory");
+        return EXIT_FAILURE_OTHER;
+    }
+    if (list) {
+        count = split_colours(list, names, VISION_COLOURS_MAX);
+        if (count < 1) {
+            free(list);
             return cli_usage_error(command, "--colours: one to %d names separated by commas",
                                    VISION_COLOURS_MAX);
+        }
     } else {
         /* The box's own colours, as the rules know them. */
         static el_config config;
@@ -43,11 +50,14 @@ static int print_layout(const cli_command *command, char *colour_list, const cha
             names[i] = config.colours[i];
     }
     vision_el_observation *layout = malloc(sizeof *layout);
+    vision_status status =
+        layout ? calibration_teach_layout(names, count, layout) : VISION_NOMEM;
+    free(list);
     if (!layout) {
         cli_error(command, "out of memory");
         return EXIT_FAILURE_OTHER;
     }
-    if (calibration_teach_layout(names, count, layout) != VISION_OK) {
+    if (status != VISION_OK) {
         free(layout);
         return cli_usage_error(command, "--colours: names of 1 to %d letters, each once",
                                VISION_COLOUR_NAME_MAX - 1);
@@ -105,10 +115,8 @@ static int learn_pair(const cli_command *command, calibration_profile *profile,
     vision_status status = observation_el_load(truth_path, truth, error, sizeof error);
     if (status == VISION_OK)
         status = vision_image_load(image_path, frame, error, sizeof error);
-    if (status != VISION_OK) {
-        cli_error(command, "%s", error);
-        return cli_vision_exit_code(status);
-    }
+    if (status != VISION_OK)
+        return cli_vision_result(command, status, error);
     status = calibration_teach_image(profile, frame, truth, registration, error, sizeof error);
     if (status != VISION_OK) {
         vision_image_free(frame);
@@ -153,60 +161,24 @@ static void self_check(const vision_image *frame, const vision_registration *reg
 
 int cli_calibrate_teach(const cli_command *command, int argc, char **argv)
 {
-    enum { OPTION_IMAGE = 1, OPTION_TRUTH, OPTION_PROFILE, OPTION_GAME, OPTION_LAYOUT,
-           OPTION_COLOURS, OPTION_OUT };
-    static const struct option options[] = {
-        {"image", required_argument, NULL, OPTION_IMAGE},
-        {"truth", required_argument, NULL, OPTION_TRUTH},
-        {"profile", required_argument, NULL, OPTION_PROFILE},
-        {"game", required_argument, NULL, OPTION_GAME},
-        {"print-layout", no_argument, NULL, OPTION_LAYOUT},
-        {"colours", required_argument, NULL, OPTION_COLOURS},
-        {"out", required_argument, NULL, OPTION_OUT},
-        {NULL, 0, NULL, 0},
-    };
     const char *images[MAX_PAIRS], *truths[MAX_PAIRS];
     int image_count = 0, truth_count = 0, learnt = 0;
-    const char *profile_path = NULL, *game = EL_GAME_ID, *out = NULL;
-    char *colours = NULL;
+    const char *profile_path = NULL, *game = EL_GAME_ID, *out = NULL, *colours = NULL;
     bool layout = false;
-    opterr = 0;
-    optind = 1;
-    int option;
-    while ((option = getopt_long(argc, argv, "+:", options, NULL)) != -1) {
-        switch (option) {
-        case OPTION_IMAGE:
-        case OPTION_TRUTH:
-            if ((option == OPTION_IMAGE ? image_count : truth_count) == MAX_PAIRS)
-                return cli_usage_error(command, "teach: at most %d images", MAX_PAIRS);
-            if (option == OPTION_IMAGE)
-                images[image_count++] = optarg;
-            else
-                truths[truth_count++] = optarg;
-            break;
-        case OPTION_PROFILE:
-            profile_path = optarg;
-            break;
-        case OPTION_GAME:
-            game = optarg;
-            break;
-        case OPTION_LAYOUT:
-            layout = true;
-            break;
-        case OPTION_COLOURS:
-            colours = optarg;
-            break;
-        case OPTION_OUT:
-            out = optarg;
-            break;
-        case ':':
-            return cli_usage_error(command, "%s needs a value", argv[optind - 1]);
-        default:
-            return cli_usage_error(command, "teach: unknown option %s", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error(command, "teach: unexpected argument '%s'", argv[optind]);
+    const cli_option options[] = {
+        {"image", CLI_OPTION_LIST, .list = images, .count = &image_count, .max = MAX_PAIRS,
+         .expect = "images"},
+        {"truth", CLI_OPTION_LIST, .list = truths, .count = &truth_count, .max = MAX_PAIRS,
+         .expect = "images"},
+        {"profile", CLI_OPTION_TEXT, .text = &profile_path},
+        {"game", CLI_OPTION_TEXT, .text = &game},
+        {"print-layout", CLI_OPTION_FLAG, .flag = &layout},
+        {"colours", CLI_OPTION_TEXT, .text = &colours},
+        {"out", CLI_OPTION_TEXT, .text = &out},
+        {.name = NULL},
+    };
+    if (!cli_options_parse(command, "teach", options, true, argc, argv))
+        return EXIT_BAD_INPUT;
     int code = cli_check_seeing_game(command, game);
     if (code != EXIT_OK)
         return code;
@@ -258,11 +230,9 @@ int cli_calibrate_teach(const cli_command *command, int argc, char **argv)
     }
     char error[512];
     vision_status status = calibration_profile_save(profile_path, profile, error, sizeof error);
-    if (status != VISION_OK) {
-        cli_error(command, "%s", error);
-        code = cli_vision_exit_code(status);
+    code = cli_vision_result(command, status, error);
+    if (code != EXIT_OK)
         goto done;
-    }
     printf("Taught %s from %d image%s into %s:\n", game, image_count, image_count > 1 ? "s" : "",
            profile_path);
     printf("  adventurers %.1f mm across, %.1f mm tall; colours", profile->el.piece_diameter_mm,
