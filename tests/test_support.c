@@ -112,6 +112,22 @@ void test_lines_collect(void *context, const char *line)
     g->count++;
 }
 
+el_state test_el_new_game(int seats, bool expansion)
+{
+    el_config config;
+    el_config_default(&config);
+    config.seats = seats;
+    config.expansion = expansion;
+    el_state state;
+    el_error error = {""};
+    if (el_init(&state, &config, &error) != EL_OK) {
+        fprintf(stderr, "el_init, %d seats%s: %s\n", seats, expansion ? " with the expansion" : "",
+                error.message);
+        abort();
+    }
+    return state;
+}
+
 void test_lines_free(test_lines *g)
 {
     for (int i = 0; i < g->count; i++)

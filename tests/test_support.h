@@ -1,6 +1,9 @@
-/* Helpers shared by the tests: temporary folders and whole-file reads. */
+/* Helpers shared by the tests (and the benches that link them): temporary folders, whole-file
+ * reads, random games' lines and fresh Expedition Luxor games. */
 #ifndef TS_TEST_SUPPORT_H
 #define TS_TEST_SUPPORT_H
+
+#include "rules.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,5 +39,9 @@ typedef struct test_lines {
 
 void test_lines_collect(void *context, const char *line);
 void test_lines_free(test_lines *lines);
+
+/* A fresh game of Expedition Luxor: el_config_default's but for seats and the expansion. A
+ * configuration el_init refuses aborts the program, printing its reason. */
+el_state test_el_new_game(int seats, bool expansion);
 
 #endif

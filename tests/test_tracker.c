@@ -172,18 +172,6 @@ typedef struct game_case {
     uint64_t seed;
 } game_case;
 
-static el_state new_game(int seats, bool expansion)
-{
-    el_config config;
-    el_config_default(&config);
-    config.seats = seats;
-    config.expansion = expansion;
-    el_state state;
-    el_error error;
-    assert_int_equal(el_init(&state, &config, &error), EL_OK);
-    return state;
-}
-
 static void play(el_state *state, const char *line)
 {
     el_error error = {""};
@@ -195,7 +183,7 @@ static void play(el_state *state, const char *line)
  * the game's start, *played (if not NULL) at its end. Caller frees with test_lines_free. */
 static test_lines random_game(const game_case *c, uint64_t seed, el_state *truth, el_state *played)
 {
-    *truth = new_game(c->seats, c->expansion);
+    *truth = test_el_new_game(c->seats, c->expansion);
     el_state end = *truth;
     test_lines lines = {0};
     el_error error;
@@ -399,7 +387,7 @@ static int setup_started(void **state)
 {
     setup(state);
     fixture *f = *state;
-    f->truth = new_game(2, false);
+    f->truth = test_el_new_game(2, false);
     f->t = new_tracker(f->archive, 2, false, false, &f->seen);
     feed(f->t, &f->truth, 0, false); /* an empty table: the setup has not begun */
     assert_int_equal(tracker_actions(f->t), 0);
