@@ -40,6 +40,28 @@ void test_remove_tree(const char *path)
     rmdir(path);
 }
 
+db_status test_archive_create(const db_config *config, char **folder, char **path, db **archive)
+{
+    db_config create;
+    if (config)
+        create = *config;
+    else
+        db_config_default(&create);
+    create.mode = DB_OPEN_CREATE;
+    *folder = test_make_folder();
+    *path = test_path(*folder, "games.sqlite");
+    *archive = NULL;
+    return db_open(*path, &create, archive);
+}
+
+void test_archive_remove(db *archive, char *folder, char *path)
+{
+    db_close(archive);
+    test_remove_tree(folder);
+    free(path);
+    free(folder);
+}
+
 char *test_path(const char *folder, const char *name)
 {
     size_t size = strlen(folder) + strlen(name) + 2;

@@ -3,6 +3,7 @@
 #ifndef TS_TEST_SUPPORT_H
 #define TS_TEST_SUPPORT_H
 
+#include "db.h"
 #include "rules.h"
 
 #include <stdbool.h>
@@ -14,6 +15,15 @@ char *test_make_folder(void);
 
 /* Removes a folder and everything in it. */
 void test_remove_tree(const char *path);
+
+/* A fresh folder (test_make_folder) with the archive "games.sqlite" created in it, opened with
+ * config (NULL: db_config_default's) in DB_OPEN_CREATE mode whatever config's mode. *folder and
+ * *path are malloc'd, *archive is db_open's handle (there even when it fails, for db_error); the
+ * caller removes all three with test_archive_remove. Returns db_open's status. */
+db_status test_archive_create(const db_config *config, char **folder, char **path, db **archive);
+
+/* Closes archive (NULL allowed), removes folder with everything in it, frees folder and path. */
+void test_archive_remove(db *archive, char *folder, char *path);
 
 /* "folder/name" in a malloc'd string. */
 char *test_path(const char *folder, const char *name);

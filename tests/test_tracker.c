@@ -53,9 +53,7 @@ static db *open_archive(const char *path)
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
-    f->folder = test_make_folder();
-    f->path = test_path(f->folder, "games.sqlite");
-    f->archive = open_archive(f->path);
+    assert_int_equal(test_archive_create(NULL, &f->folder, &f->path, &f->archive), DB_OK);
     *state = f;
     return 0;
 }
@@ -64,10 +62,7 @@ static int teardown(void **state)
 {
     fixture *f = *state;
     tracker_free(f->t);
-    db_close(f->archive);
-    test_remove_tree(f->folder);
-    free(f->path);
-    free(f->folder);
+    test_archive_remove(f->archive, f->folder, f->path);
     free(f);
     return 0;
 }
