@@ -28,28 +28,13 @@ static int count_event(void *context, const db_event *event, const int32_t *scor
 
 int main(int argc, char **argv)
 {
-    long events = argc > 1 ? strtol(argv[1], NULL, 10) : 2000;
-    char folder[256];
-    if (argc > 2)
-        snprintf(folder, sizeof folder, "%s", argv[2]);
-    else if (!mkdtemp(strcpy(folder, "/tmp/tablescribe-bench-XXXXXX")))
-        return 1;
-    if (events < 1) {
-        fprintf(stderr, "bench_archive: EVENTS must be at least 1\n");
-        return 2;
-    }
-    char path[512];
-    snprintf(path, sizeof path, "%s/bench.sqlite", folder);
-    unlink(path);
-
-    db_config config;
-    db_config_default(&config);
-    config.mode = DB_OPEN_CREATE;
-    db *archive = NULL;
-    if (db_open(path, &config, &archive) != DB_OK) {
-        fprintf(stderr, "bench_archive: %s\n", db_error(archive));
-        return 1;
-    }
+    bench_archive_run run;
+    int failed = bench_archive_start("bench_archive", "EVENTS", 2000, argc, argv, &run);
+    if (failed)
+        return failed;
+    long events = run.count;
+    const char *folder = run.folder, *path = run.path;
+    db *archive = run.archive;
     db_new_game game = {.game = EL_GAME_ID, .title = "Expedition Luxor", .seat_count = 4};
     static const char *const colours[] = {"orange", "black", "grey", "yellow"};
     for (int i = 0; i < 4; i++)

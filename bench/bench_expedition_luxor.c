@@ -18,26 +18,16 @@
 #include "rules.h"
 
 #include "bench_support.h"
+#include "test_support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static el_state new_game(int seats, bool expansion)
-{
-    el_config config;
-    el_config_default(&config);
-    config.seats = seats;
-    config.expansion = expansion;
-    el_state state;
-    el_init(&state, &config, NULL);
-    return state;
-}
-
 static int speed(long games)
 {
-    el_state state = new_game(4, true);
+    el_state state = test_el_new_game(4, true);
     long tiles = 0;
     double started = bench_seconds();
     for (long g = 0; g < games; g++) {
@@ -86,9 +76,9 @@ static int soak(long games)
     for (long g = 0; g < games; g++) {
         int players = seats[g % 3];
         bool expansion = (g / 3) % 2 == 1;
-        el_state played = new_game(players, expansion);
+        el_state played = test_el_new_game(players, expansion);
         soak_replay *r = calloc(1, sizeof *r);
-        r->state = new_game(players, expansion);
+        r->state = test_el_new_game(players, expansion);
         el_error error;
         uint64_t seed = 0x5eed0000u + (uint64_t)g;
         if (el_random_game(&played, seed, soak_line, r, &error) != EL_OK || r->failed) {
@@ -166,8 +156,8 @@ static int reconcile(long games, bool per_action)
     t->capacity = games * 200;
     t->times = malloc((size_t)t->capacity * sizeof *t->times);
     for (long g = 0; g < games; g++) {
-        el_state played = new_game(4, true);
-        t->state = new_game(4, true);
+        el_state played = test_el_new_game(4, true);
+        t->state = test_el_new_game(4, true);
         el_error error;
         if (el_random_game(&played, 0xabc000u + (uint64_t)g, time_turn, t, &error) != EL_OK) {
             fprintf(stderr, "game %ld: %s\n", g, error.message);

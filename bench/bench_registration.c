@@ -16,6 +16,7 @@
 #include "calibration.h"
 #include "cv_shim_geometry.h"
 #include "table_plane_internal.h"
+#include "test_support.h"
 #include "vision.h"
 
 #include <math.h>
@@ -114,51 +115,12 @@ typedef struct view {
 static void camera_homography(const vision_mat *mat, const view *v, double h[9], double centre[3])
 {
     double f = WIDTH / 2.0 / tan(39.0 * PI / 180) * v->focal_share;
-    double target[2] = {mat->width_mm / 2, mat->height_mm / 2};
-    double azimuth = v->azimuth_deg * PI / 180, tilt = v->tilt_deg * PI / 180;
-    double back[3] = {-sin(azimuth), cos(azimuth), 0};
-    double offset = v->height_mm * tan(tilt);
-    double position[3] = {target[0] + back[0] * offset, target[1] + back[1] * offset,
-                          -v->height_mm};
-    double forward[3] = {target[0] - position[0], target[1] - position[1], -position[2]};
-    double length = sqrt(forward[0] * forward[0] + forward[1] * forward[1] + forward[2] * forward[2]);
-    for (int i = 0; i < 3; i++)
-        forward[i] /= length;
-    double along = back[0] * forward[0] + back[1] * forward[1];
-    double down[3];
-    for (int i = 0; i < 3; i++)
-        down[i] = back[i] - along * forward[i];
-    length = sqrt(down[0] * down[0] + down[1] * down[1] + down[2] * down[2]);
-    for (int i = 0; i < 3; i++)
-        down[i] /= length;
-    double right[3] = {down[1] * forward[2] - down[2] * forward[1],
-                       down[2] * forward[0] - down[0] * forward[2],
-                       down[0] * forward[1] - down[1] * forward[0]};
-    const double *rows[3] = {right, down, forward};
-    double t[3];
-    for (int r = 0; r < 3; r++)
-        t[r] = -(rows[r][0] * position[0] + rows[r][1] * position[1] + rows[r][2] * position[2]);
-    double cx = (WIDTH - 1) / 2.0, cy = (HEIGHT - 1) / 2.0;
-    for (int c = 0; c < 3; c++) {
-        double column[3] = {c < 2 ? right[c] : t[0], c < 2 ? down[c] : t[1],
-                            c < 2 ? forward[c] : t[2]};
-        h[c] = f * column[0] + cx * column[2];
-        h[3 + c] = f * column[1] + cy * column[2];
-        h[6 + c] = column[2];
-    }
-    centre[0] = position[0];
-    centre[1] = position[1];
+    test_camera_pose pose = test_camera_look_at(v->height_mm, v->tilt_deg, v->azimuth_deg,
+                                                mat->width_mm / 2, mat->height_mm / 2);
+    test_camera_homography(&pose, f, (WIDTH - 1) / 2.0, (HEIGHT - 1) / 2.0, h);
+    centre[0] = pose.position[0];
+    centre[1] = pose.position[1];
     centre[2] = v->height_mm;
-}
-
-static void invert3(const double m[9], double out[9])
-{
-    double c[9] = {m[4] * m[8] - m[5] * m[7], m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
-                   m[5] * m[6] - m[3] * m[8], m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
-                   m[3] * m[7] - m[4] * m[6], m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3]};
-    double determinant = m[0] * c[0] + m[1] * c[3] + m[2] * c[6];
-    for (int i = 0; i < 9; i++)
-        out[i] = c[i] / determinant;
 }
 
 #define PX_PER_MM 3.0
@@ -207,7 +169,7 @@ static void synthetic_frame(const vision_image *table, const double table_to_ima
 {
     vision_image_new(WIDTH, HEIGHT, 3, frame);
     double inverse[9];
-    invert3(table_to_image, inverse);
+    test_invert3(table_to_image, inverse);
     double to_picture[9] = {PX_PER_MM, 0, MARGIN_MM * PX_PER_MM - 0.5,
                             0, PX_PER_MM, MARGIN_MM * PX_PER_MM - 0.5, 0, 0, 1};
     double m[9];

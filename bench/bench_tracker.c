@@ -55,27 +55,13 @@ static void report(const char *what, double *times, int count)
 
 int main(int argc, char **argv)
 {
-    int games = argc > 1 ? atoi(argv[1]) : 3;
-    char folder[256];
-    if (argc > 2)
-        snprintf(folder, sizeof folder, "%s", argv[2]);
-    else if (!mkdtemp(strcpy(folder, "/tmp/tablescribe-bench-XXXXXX")))
-        return 1;
-    if (games < 1) {
-        fprintf(stderr, "bench_tracker: GAMES must be at least 1\n");
-        return 2;
-    }
-    char path[512];
-    snprintf(path, sizeof path, "%s/bench.sqlite", folder);
-    unlink(path);
-    db_config db_settings;
-    db_config_default(&db_settings);
-    db_settings.mode = DB_OPEN_CREATE;
-    db *archive = NULL;
-    if (db_open(path, &db_settings, &archive) != DB_OK) {
-        fprintf(stderr, "bench_tracker: %s\n", db_error(archive));
-        return 1;
-    }
+    bench_archive_run run;
+    int failed = bench_archive_start("bench_tracker", "GAMES", 3, argc, argv, &run);
+    if (failed)
+        return failed;
+    int games = (int)run.count;
+    const char *path = run.path;
+    db *archive = run.archive;
     int capacity = games * 400;
     double *idle = malloc(sizeof *idle * (size_t)capacity);
     double *committing = malloc(sizeof *committing * (size_t)capacity);

@@ -13,10 +13,8 @@
 set -u
 
 tablescribe=$(realpath "$1")
-tests=$(realpath "$(dirname "$0")")
-fixtures=$(realpath "$(dirname "$0")/../fixtures")
-script="$fixtures/games/el-2p-short.txt"
-source "$tests/e2e_support.sh"
+source "$(dirname "$0")/e2e_support.sh"
+script=$el_2p_short
 e2e_setup replay
 
 # ---- a taught box and a recording ----

@@ -1,5 +1,5 @@
-# The helpers of the end-to-end shell tests, sourced by them after they set $tablescribe and
-# cd into their work folder: counting, expecting, and running the command.
+# The helpers of the end-to-end shell tests, sourced by them after they set $tablescribe:
+# counting, expecting, running the command, their work folder, and the fixtures they read.
 passed=0
 failed=0
 ok() { passed=$((passed + 1)); }
@@ -22,6 +22,10 @@ run() {
     fi
     ok
 }
+
+# The fixtures folder, and the short scripted 2-player game that render --script records.
+fixtures=$(realpath "$(dirname "${BASH_SOURCE[0]}")/../fixtures")
+el_2p_short="$fixtures/games/el-2p-short.txt"
 
 # e2e_setup NAME: a fresh work folder in $work (removed at exit), made the current folder, with
 # HOME inside it so that the default archive is the test's own.

@@ -30,12 +30,19 @@ typedef struct fixture {
     int64_t game; /* a live 3-seat game */
 } fixture;
 
-static db *open_mode(const char *path, db_open_mode mode, db_status *status)
+/* Every archive of these tests waits 100 ms at most for another connection's lock. */
+static db_config config_for(db_open_mode mode)
 {
     db_config config;
     db_config_default(&config);
     config.mode = mode;
     config.busy_timeout_ms = 100;
+    return config;
+}
+
+static db *open_mode(const char *path, db_open_mode mode, db_status *status)
+{
+    db_config config = config_for(mode);
     db *archive = NULL;
     *status = db_open(path, &config, &archive);
     return archive;
@@ -56,11 +63,8 @@ static int64_t create_game(db *archive, int seats)
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
-    f->folder = test_make_folder();
-    f->path = test_path(f->folder, "games.sqlite");
-    db_status status;
-    f->archive = open_mode(f->path, DB_OPEN_CREATE, &status);
-    assert_int_equal(status, DB_OK);
+    db_config config = config_for(DB_OPEN_CREATE);
+    assert_int_equal(test_archive_create(&config, &f->folder, &f->path, &f->archive), DB_OK);
     f->game = create_game(f->archive, 3);
     *state = f;
     return 0;
@@ -69,10 +73,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    db_close(f->archive);
-    test_remove_tree(f->folder);
-    free(f->path);
-    free(f->folder);
+    test_archive_remove(f->archive, f->folder, f->path);
     free(f);
     return 0;
 }

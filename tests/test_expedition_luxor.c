@@ -12,24 +12,13 @@
 
 #include "expedition_luxor_internal.h"
 #include "rules.h"
+#include "test_support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { ORANGE, BLACK, GREY, YELLOW };
-
-static el_state new_game(int seats, bool expansion)
-{
-    el_config config;
-    el_config_default(&config);
-    config.seats = seats;
-    config.expansion = expansion;
-    el_state state;
-    el_error error;
-    assert_int_equal(el_init(&state, &config, &error), EL_OK);
-    return state;
-}
 
 /* Plays lines that must be accepted. */
 static void play(el_state *state, const char *const *lines)
@@ -81,7 +70,7 @@ static const char *const start_2p[] = {
 static void test_el_book_grey_camp_of_five_to_temple_and_pyramid(void **state_)
 {
     (void)state_;
-    el_state s = new_game(3, false);
+    el_state s = test_el_new_game(3, false);
     play(&s, (const char *const[]){"start desert@0,0 desert@0,1 desert@0,2 mountain@1,0 "
                                    "mountain@1,1 desert-temple@1,2",
                                    "orange: desert@1,3", "desert@1,4", "oasis-temple@0,4", "end",
@@ -108,7 +97,7 @@ static void test_el_book_grey_camp_of_five_to_temple_and_pyramid(void **state_)
 static void test_el_book_camp_takes_mandatory_plus_extras_up_to_five(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     play(&s, start_2p);
     refused(&s, "desert-camp@0,2 x6", "1 to 5 adventurers");
     refused(&s, "oasis-camp@0,2 x1", "2 to 5 adventurers");
@@ -126,7 +115,7 @@ static void test_el_book_camp_takes_mandatory_plus_extras_up_to_five(void **stat
 static void test_el_book_sandstorm_takes_the_others(void **state_)
 {
     (void)state_;
-    el_state s = new_game(3, true);
+    el_state s = test_el_new_game(3, true);
     play(&s, (const char *const[]){"start desert@0,0 mountain@0,1 desert-temple@0,2 desert@1,0 "
                                    "desert@1,1 desert@1,2",
                                    "desert@2,0", "end", NULL});
@@ -154,7 +143,7 @@ static void test_el_book_sandstorm_takes_the_others(void **state_)
 static void test_el_book_scoring_counts_top_adventurers_only(void **state_)
 {
     (void)state_;
-    el_state s = new_game(4, false);
+    el_state s = test_el_new_game(4, false);
     play(&s, (const char *const[]){"start desert@0,0 desert@0,1 desert@0,2 desert@0,3 "
                                    "mountain@1,0 desert-temple@1,1 desert-temple@1,2 mountain@1,3",
                                    "desert-pyramid@2,0", "oasis-camp@2,1 x2", "oasis-pyramid@2,2",
@@ -180,7 +169,7 @@ static void test_el_book_scoring_counts_top_adventurers_only(void **state_)
 static void test_el_ties_go_to_the_larger_supply_then_are_shared(void **state_)
 {
     (void)state_;
-    el_state s = new_game(3, false);
+    el_state s = test_el_new_game(3, false);
     play(&s, (const char *const[]){"start desert@0,0 desert@0,1 desert@0,2 mountain@1,0 "
                                    "mountain@1,1 desert-temple@1,2",
                                    "desert-temple@1,3", "end", NULL});
@@ -206,7 +195,7 @@ static void test_el_ties_go_to_the_larger_supply_then_are_shared(void **state_)
 static void test_el_d1_deck_order_is_checked_only_when_asked(void **state_)
 {
     (void)state_;
-    el_state free_deck = new_game(2, false);
+    el_state free_deck = test_el_new_game(2, false);
     play(&free_deck, start_2p);
     play(&free_deck, (const char *const[]){"oasis-pyramid@0,2", NULL}); /* allowed by default */
 
@@ -235,7 +224,7 @@ static void test_el_d1_deck_order_is_checked_only_when_asked(void **state_)
 static void test_el_d2_any_connected_start_layout_of_the_right_size(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     refused(&s, "start desert@0,0 mountain@0,1 desert-temple@1,0", "has 4 tiles with 2 players");
     refused(&s, "start desert@0,0 mountain@0,1 desert-temple@1,1 desert@2,2",
             "not connected edge to edge");
@@ -252,7 +241,7 @@ static void test_el_d2_any_connected_start_layout_of_the_right_size(void **state
 static void test_el_d3_short_supply_places_all_that_remain(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     play(&s, start_2p);
     s.supply[ORANGE] = 1;
     refused(&s, "oasis-camp@0,2 x2", "exactly 1 adventurers (1 in supply)");
@@ -266,7 +255,7 @@ static void test_el_d3_short_supply_places_all_that_remain(void **state_)
 static void test_el_d4_movers_go_straight_and_never_cross_a_gap(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     play(&s, (const char *const[]){"start desert@0,0 mountain@0,1 lake@1,0 desert@1,1", NULL});
     refused(&s, "desert-camp@0,2 x5 > w 2 2", "the mountain at 0,1 is entered by leaving 3");
     refused(&s, "desert-camp@0,2 x5 > e 1", "no tile at 0,3 to enter");
@@ -282,7 +271,7 @@ static void test_el_d4_movers_go_straight_and_never_cross_a_gap(void **state_)
 static void test_el_d5_token_moved_adventurer_goes_on_top(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, true);
+    el_state s = test_el_new_game(2, true);
     play(&s, start_2p);
     int mountain[] = {BLACK, ORANGE, BLACK}, desert[] = {BLACK, BLACK};
     stack_on(&s, 0, 1, 3, mountain);
@@ -301,7 +290,7 @@ static void test_el_d5_token_moved_adventurer_goes_on_top(void **state_)
 static void test_el_placement_needs_an_edge_and_the_size_limit(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     play(&s, start_2p);
     refused(&s, "oasis-temple@4,4", "oasis-temple@4,4: not adjacent to any tile");
     refused(&s, "desert@2,2", "not adjacent to any tile"); /* a corner only */
@@ -316,7 +305,7 @@ static void test_el_placement_needs_an_edge_and_the_size_limit(void **state_)
 static void test_el_a_seventh_desert_camp_is_refused(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     play(&s, start_2p);
     play(&s, (const char *const[]){
                  "orange: desert-camp@-1,0 x1", "desert-camp@-1,1 x1", "desert-camp@-2,0 x1", "end",
@@ -330,7 +319,7 @@ static void test_el_a_seventh_desert_camp_is_refused(void **state_)
 static void test_el_turn_structure(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, true);
+    el_state s = test_el_new_game(2, true);
     play(&s, start_2p);
     refused(&s, "end", "places at least one tile");
     refused(&s, "pass", "still has 22 tiles to place");
@@ -346,7 +335,7 @@ static void test_el_turn_structure(void **state_)
 static void test_el_tokens_need_a_mountain_and_two_of_a_kind_at_most(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, true);
+    el_state s = test_el_new_game(2, true);
     play(&s, (const char *const[]){"start desert@0,0 mountain@0,1 lake@1,0 mountain@1,1", NULL});
     int climbers[] = {ORANGE, ORANGE, ORANGE, ORANGE};
     stack_on(&s, 0, 1, 4, climbers);
@@ -377,7 +366,7 @@ static void test_el_pass_and_the_end_of_the_game(void **state_)
 {
     (void)state_;
     /* A whole random 2-player game ends when every tile is placed, with passes in between. */
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     el_error error;
     assert_int_equal(el_random_game(&s, 7, NULL, NULL, &error), EL_OK);
     assert_int_equal(s.phase, EL_PHASE_OVER);
@@ -457,9 +446,9 @@ static void replay_line(void *context, const char *line)
 static void random_games(int seats, bool expansion, int games)
 {
     for (int g = 0; g < games; g++) {
-        el_state played = new_game(seats, expansion);
+        el_state played = test_el_new_game(seats, expansion);
         replay *r = calloc(1, sizeof *r);
-        r->state = new_game(seats, expansion);
+        r->state = test_el_new_game(seats, expansion);
         r->check_legal_moves = g < 3;
         el_error error = {""};
         if (el_random_game(&played, 1000u * (unsigned)seats + (unsigned)g + (expansion ? 500 : 0),
@@ -489,7 +478,7 @@ static void test_el_random_game_uses_tokens_with_the_expansion(void **state_)
     (void)state_;
     int tokens = 0;
     for (int g = 0; g < 20; g++) {
-        el_state s = new_game(4, true);
+        el_state s = test_el_new_game(4, true);
         el_error error;
         assert_int_equal(el_random_game(&s, (uint64_t)g, NULL, NULL, &error), EL_OK);
         for (int seat = 0; seat < 4; seat++)
@@ -503,7 +492,7 @@ static void test_el_random_game_uses_tokens_with_the_expansion(void **state_)
 static void test_el_verify_catches_broken_invariants(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     play(&s, start_2p);
     el_error error;
     assert_int_equal(el_verify(&s, &error), EL_OK);
@@ -539,7 +528,7 @@ static bool contains_move(const el_move *moves, size_t count, const el_move *mov
 static void test_el_legal_moves_list_camps_with_every_movement(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     play(&s, start_2p);
     static el_move moves[20000];
     size_t count = el_legal_placements(&s, EL_DESERT_CAMP, moves, 20000);
@@ -604,7 +593,7 @@ static void test_el_reconcile_explains_whole_turns_of_random_games(void **state_
     int explained = 0, ambiguous = 0, unchanged = 0;
     for (int g = 0; g < 30; g++) {
         turn_capture *c = calloc(1, sizeof *c);
-        c->state = new_game(3, g % 2 == 0);
+        c->state = test_el_new_game(3, g % 2 == 0);
         c->stop_after = 8 + (g * 7) % 120;
         el_state played = c->state;
         el_error error;
@@ -646,7 +635,7 @@ static void test_el_reconcile_explains_whole_turns_of_random_games(void **state_
 static void test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     play(&s, start_2p);
     el_state after = s;
     play(&after, (const char *const[]){"desert-camp@1,2 x4 > w 2", NULL});
@@ -693,7 +682,7 @@ static void test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell(void 
 static void test_el_reconcile_says_none_for_what_no_rule_allows(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     play(&s, start_2p);
     el_observation o;
     el_observe(&s, &o);
@@ -727,7 +716,7 @@ static void test_el_reconcile_says_none_for_what_no_rule_allows(void **state_)
 static void test_el_reconcile_follows_into_the_next_turn(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     play(&s, start_2p);
     el_state after = s;
     play(&after, (const char *const[]){"desert-camp@0,2 x1", "end", "black: desert-camp@1,2 x2",
@@ -744,7 +733,7 @@ static void test_el_reconcile_follows_into_the_next_turn(void **state_)
 static void test_el_reconcile_says_why_a_table_does_not_fit(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     play(&s, start_2p);
     el_observation o;
     el_reconcile_result r;
@@ -784,7 +773,7 @@ static void test_el_reconcile_says_why_a_table_does_not_fit(void **state_)
 static void test_el_start_seen_takes_the_layout_a_table_shows(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false), started = s;
+    el_state s = test_el_new_game(2, false), started = s;
     play(&started, start_2p);
     el_observation o;
     el_observe(&started, &o);
@@ -795,7 +784,7 @@ static void test_el_start_seen_takes_the_layout_a_table_shows(void **state_)
     assert_int_equal(el_start(&s, tiles, count, &error), EL_OK);
     assert_memory_equal(s.cells, started.cells, sizeof s.cells);
 
-    el_state fresh = new_game(2, false);
+    el_state fresh = test_el_new_game(2, false);
     o.count--;
     assert_int_equal(el_start_seen(&fresh, &o, tiles, &count, &error), EL_ILLEGAL);
     assert_int_equal(count, 3);
@@ -814,7 +803,7 @@ static void test_el_engine_reconciles_in_lines_and_knows_forced_actions(void **s
     (void)state_;
     const rules_engine *engine = rules_game_find(EL_GAME_ID)->engine;
     assert_int_equal(engine->observation_size, sizeof(el_observation));
-    el_state s = new_game(2, false), after = new_game(2, false);
+    el_state s = test_el_new_game(2, false), after = test_el_new_game(2, false);
     char line[64];
     play(&after, start_2p);
     el_observation o;
@@ -855,7 +844,7 @@ static void test_el_engine_reconciles_in_lines_and_knows_forced_actions(void **s
 static void test_el_notation_errors_name_the_action_and_the_problem(void **state_)
 {
     (void)state_;
-    el_state s = new_game(2, false);
+    el_state s = test_el_new_game(2, false);
     play(&s, start_2p);
     refused(&s, "castle@1,1", "'castle' is not a tile type");
     refused(&s, "desert@1", "'1' is not a row,column");
@@ -878,7 +867,7 @@ static void test_el_notation_errors_name_the_action_and_the_problem(void **state
 static void test_el_format_and_parse_round_trip(void **state_)
 {
     (void)state_;
-    el_state s = new_game(4, true);
+    el_state s = test_el_new_game(4, true);
     const char *const lines[] = {"desert-camp@2,2 x5 > e 2 2", "oasis-camp@3,0 x2", "desert@-1,-3",
                                  "boat 1,1 > 4,4", "snakes 1,1 > 2,0", "end", "pass"};
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
@@ -901,7 +890,7 @@ static void test_el_notation_fuzz(void **state_)
         "snakes -1,-1 > 2,0 # c"};
     static const char alphabet[] = "@,x>-+ 0123456789#:neswabcdefghijklmnopqrstuvwxyz\t\r";
     uint64_t rng = 42;
-    el_state base = new_game(2, true);
+    el_state base = test_el_new_game(2, true);
     play(&base, start_2p);
     for (int i = 0; i < 100000; i++) {
         char line[80];

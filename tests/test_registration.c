@@ -96,10 +96,9 @@ static void table_make(table_picture *table, const vision_mat *mat, double px_pe
 
 typedef struct true_camera {
     double f, cx, cy;
-    double k1;          /* radial distortion */
-    double rotation[9]; /* table (z into it) → camera */
-    double translation[3];
-    double centre[3];   /* x, y, height above the table */
+    double k1;             /* radial distortion */
+    test_camera_pose pose; /* table (z into it) → camera */
+    double centre[3];      /* x, y, height above the table */
     double tilt_deg;
 } true_camera;
 
@@ -109,36 +108,9 @@ static true_camera camera_make(double f, double height_mm, double tilt_deg, doub
                                double target_x, double target_y)
 {
     true_camera camera = {.f = f, .cx = (FRAME_WIDTH - 1) / 2.0, .cy = (FRAME_HEIGHT - 1) / 2.0};
-    double azimuth = azimuth_deg * PI / 180, tilt = tilt_deg * PI / 180;
-    /* The mat's "down" (+y), turned by the azimuth: where the camera stands back from. */
-    double back[3] = {-sin(azimuth), cos(azimuth), 0};
-    double offset = height_mm * tan(tilt);
-    double position[3] = {target_x + back[0] * offset, target_y + back[1] * offset, -height_mm};
-    double forward[3] = {target_x - position[0], target_y - position[1], -position[2]};
-    double length = sqrt(forward[0] * forward[0] + forward[1] * forward[1] + forward[2] * forward[2]);
-    for (int i = 0; i < 3; i++)
-        forward[i] /= length;
-    double along = back[0] * forward[0] + back[1] * forward[1] + back[2] * forward[2];
-    double down[3];
-    for (int i = 0; i < 3; i++)
-        down[i] = back[i] - along * forward[i];
-    length = sqrt(down[0] * down[0] + down[1] * down[1] + down[2] * down[2]);
-    for (int i = 0; i < 3; i++)
-        down[i] /= length;
-    double right[3] = {down[1] * forward[2] - down[2] * forward[1],
-                       down[2] * forward[0] - down[0] * forward[2],
-                       down[0] * forward[1] - down[1] * forward[0]};
-    for (int i = 0; i < 3; i++) {
-        camera.rotation[i] = right[i];
-        camera.rotation[3 + i] = down[i];
-        camera.rotation[6 + i] = forward[i];
-    }
-    for (int r = 0; r < 3; r++)
-        camera.translation[r] = -(camera.rotation[r * 3] * position[0] +
-                                  camera.rotation[r * 3 + 1] * position[1] +
-                                  camera.rotation[r * 3 + 2] * position[2]);
-    camera.centre[0] = position[0];
-    camera.centre[1] = position[1];
+    camera.pose = test_camera_look_at(height_mm, tilt_deg, azimuth_deg, target_x, target_y);
+    camera.centre[0] = camera.pose.position[0];
+    camera.centre[1] = camera.pose.position[1];
     camera.centre[2] = height_mm;
     camera.tilt_deg = tilt_deg;
     return camera;
@@ -147,7 +119,7 @@ static true_camera camera_make(double f, double height_mm, double tilt_deg, doub
 /* Where the camera sees the table point (x, y) at height h, before distortion. */
 static vision_point camera_ideal(const true_camera *camera, double x, double y, double h)
 {
-    const double *r = camera->rotation, *t = camera->translation;
+    const double *r = camera->pose.rotation, *t = camera->pose.translation;
     double X[3] = {x, y, -h};
     double c[3];
     for (int i = 0; i < 3; i++)
@@ -182,27 +154,6 @@ static vision_point camera_see(const true_camera *camera, double x, double y, do
     return camera_distort(camera, camera_ideal(camera, x, y, h));
 }
 
-static void camera_homography(const true_camera *camera, double h[9])
-{
-    const double *r = camera->rotation, *t = camera->translation;
-    for (int c = 0; c < 3; c++) {
-        double column[3] = {c < 2 ? r[c] : t[0], c < 2 ? r[3 + c] : t[1], c < 2 ? r[6 + c] : t[2]};
-        h[c] = camera->f * column[0] + camera->cx * column[2];
-        h[3 + c] = camera->f * column[1] + camera->cy * column[2];
-        h[6 + c] = column[2];
-    }
-}
-
-static void invert3(const double m[9], double out[9])
-{
-    double c[9] = {m[4] * m[8] - m[5] * m[7], m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
-                   m[5] * m[6] - m[3] * m[8], m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
-                   m[3] * m[7] - m[4] * m[6], m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3]};
-    double determinant = m[0] * c[0] + m[1] * c[3] + m[2] * c[6];
-    for (int i = 0; i < 9; i++)
-        out[i] = c[i] / determinant;
-}
-
 static uint32_t noise_state = 12345;
 static double noise_uniform(void)
 {
@@ -216,8 +167,8 @@ static void camera_view(const true_camera *camera, const table_picture *table, d
 {
     assert_int_equal(vision_image_new(FRAME_WIDTH, FRAME_HEIGHT, 3, frame), VISION_OK);
     double h[9], inverse[9];
-    camera_homography(camera, h);
-    invert3(h, inverse);
+    test_camera_homography(&camera->pose, camera->f, camera->cx, camera->cy, h);
+    test_invert3(h, inverse);
     /* frame pixel → table mm → table picture pixel */
     double to_picture[9] = {table->px_per_mm, 0, -table->x0_mm * table->px_per_mm - 0.5,
                             0, table->px_per_mm, -table->y0_mm * table->px_per_mm - 0.5,

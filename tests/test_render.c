@@ -71,6 +71,14 @@ static void sample_truth(vision_el_observation *truth)
     truth->tiles[5].token = EL_SNAKES;
 }
 
+/* sample_truth under clean_config's camera: the scene most tests draw. */
+static void sample_scene(vision_el_observation *truth, vision_render_config *config,
+                         uint64_t scene, uint64_t box)
+{
+    sample_truth(truth);
+    clean_config(config, scene, box);
+}
+
 static double grey_at(const vision_image *image, vision_point p)
 {
     int x = (int)lround(p.x), y = (int)lround(p.y);
@@ -115,9 +123,8 @@ static void test_render_is_deterministic(void **state)
 static void check_markers(uint64_t scene, double k1)
 {
     vision_el_observation truth;
-    sample_truth(&truth);
     vision_render_config config;
-    clean_config(&config, scene, scene + 100);
+    sample_scene(&truth, &config, scene, scene + 100);
     config.width = 960;
     config.height = 540;
     config.distortion_k1 = k1;
@@ -186,9 +193,8 @@ static void test_render_info_is_one_camera(void **state)
 {
     (void)state;
     vision_el_observation truth;
-    sample_truth(&truth);
     vision_render_config config;
-    clean_config(&config, 5, 5);
+    sample_scene(&truth, &config, 5, 5);
     vision_image frame;
     vision_render_info info;
     assert_int_equal(vision_el_render(&config, &truth, &frame, &info, NULL, 0), VISION_OK);
@@ -425,9 +431,8 @@ static void test_render_hands_cover_tiles(void **state)
 {
     (void)state;
     vision_el_observation truth;
-    sample_truth(&truth);
     vision_render_config config;
-    clean_config(&config, 21, 4);
+    sample_scene(&truth, &config, 21, 4);
     config.hands = 2;
     vision_image frame;
     vision_render_info info;
@@ -462,9 +467,8 @@ static void test_render_a_passing_shadow_darkens_and_moves_nothing(void **state)
 {
     (void)state;
     vision_el_observation truth;
-    sample_truth(&truth);
     vision_render_config config;
-    clean_config(&config, 33, 4);
+    sample_scene(&truth, &config, 33, 4);
     vision_image plain, shaded;
     static vision_render_info before, after;
     assert_int_equal(vision_el_render(&config, &truth, &plain, &before, NULL, 0), VISION_OK);
@@ -504,9 +508,8 @@ static void test_render_a_placed_hand_lands_where_asked(void **state)
 {
     (void)state;
     vision_el_observation truth;
-    sample_truth(&truth);
     vision_render_config config;
-    clean_config(&config, 21, 4);
+    sample_scene(&truth, &config, 21, 4);
     config.light_elevation_deg = 85; /* short shadows: the hand's own stays under it */
     config.tilt_deg = 10;
     vision_image bare, reached, withdrawn;
@@ -608,9 +611,8 @@ static void test_render_refuses_what_it_cannot_draw(void **state)
 {
     (void)state;
     vision_el_observation truth;
-    sample_truth(&truth);
     vision_render_config config;
-    clean_config(&config, 1, 1);
+    sample_scene(&truth, &config, 1, 1);
 
     vision_el_observation teal = truth;
     strcpy(teal.colours[2], "teal");
@@ -645,31 +647,24 @@ static void test_render_refuses_what_it_cannot_draw(void **state)
     tall.tiles[1].height = 6;
     expect_refusal(&config, &tall, "stack of 6");
 
-    vision_render_config bad = config;
-    bad.tilt_deg = 40;
-    expect_refusal(&bad, &truth, "tilt");
-    bad = config;
-    bad.camera_height_mm = 300;
-    expect_refusal(&bad, &truth, "camera height");
-    bad = config;
-    bad.jpeg_quality = 30;
-    expect_refusal(&bad, &truth, "JPEG");
-    bad = config;
-    bad.width = 10;
-    expect_refusal(&bad, &truth, "image size");
-    bad = config;
-    bad.hands = 3;
-    expect_refusal(&bad, &truth, "hands");
-    bad = config;
-    bad.azimuth_deg = 360;
-    expect_refusal(&bad, &truth, "azimuth");
-    bad = config;
-    bad.distortion_k1 = -0.2;
-    expect_refusal(&bad, &truth, "distortion");
-    bad = config;
-    bad.mat.marker_mm = 150;
-    bad.mat.width_mm = 200;
-    expect_refusal(&bad, &truth, "too small");
+    /* each config one field off the clean one, and the words its refusal says */
+    const char *const words[] = {"tilt",    "camera height", "JPEG",       "image size",
+                                 "hands",   "azimuth",       "distortion", "too small"};
+    enum { BAD_CONFIGS = sizeof words / sizeof words[0] };
+    vision_render_config bad[BAD_CONFIGS];
+    for (int i = 0; i < BAD_CONFIGS; i++)
+        bad[i] = config;
+    bad[0].tilt_deg = 40;
+    bad[1].camera_height_mm = 300;
+    bad[2].jpeg_quality = 30;
+    bad[3].width = 10;
+    bad[4].hands = 3;
+    bad[5].azimuth_deg = 360;
+    bad[6].distortion_k1 = -0.2;
+    bad[7].mat.marker_mm = 150;
+    bad[7].mat.width_mm = 200;
+    for (int i = 0; i < BAD_CONFIGS; i++)
+        expect_refusal(&bad[i], &truth, words[i]);
 }
 
 /* ---- golden renders ----

@@ -21,10 +21,23 @@
 
 enum { ORANGE, BLACK, GREY, YELLOW };
 
+/* What the tracker reported, counted by collect. */
+typedef struct seen_events {
+    int moves, flags, forced, game_over;
+    tracker_flag_kind last_flag_kind;
+    char last_flag[TRACKER_TEXT_MAX];
+    int32_t final_scores[RULES_MAX_SEATS];
+} seen_events;
+
+/* An archive in a fresh folder; for the single situations (setup_started) also a tracker on a
+ * 2-player game, the truth and what the tracker reported, all freed by teardown. */
 typedef struct fixture {
     char *folder;
     char *path;
     db *archive;
+    el_state truth;
+    seen_events seen;
+    tracker *t;
 } fixture;
 
 static db *open_archive(const char *path)
@@ -40,9 +53,7 @@ static db *open_archive(const char *path)
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
-    f->folder = test_make_folder();
-    f->path = test_path(f->folder, "games.sqlite");
-    f->archive = open_archive(f->path);
+    assert_int_equal(test_archive_create(NULL, &f->folder, &f->path, &f->archive), DB_OK);
     *state = f;
     return 0;
 }
@@ -50,22 +61,13 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    db_close(f->archive);
-    test_remove_tree(f->folder);
-    free(f->path);
-    free(f->folder);
+    tracker_free(f->t);
+    test_archive_remove(f->archive, f->folder, f->path);
     free(f);
     return 0;
 }
 
 /* ---- what the tracker reports ---- */
-
-typedef struct seen_events {
-    int moves, flags, forced, game_over;
-    tracker_flag_kind last_flag_kind;
-    char last_flag[TRACKER_TEXT_MAX];
-    int32_t final_scores[RULES_MAX_SEATS];
-} seen_events;
 
 static void collect(void *context, const tracker_event *event)
 {
@@ -159,23 +161,31 @@ static archived read_archive(db *archive, int64_t game_id, const el_state *colou
     return a;
 }
 
-static el_state new_game(int seats, bool expansion)
-{
-    el_config config;
-    el_config_default(&config);
-    config.seats = seats;
-    config.expansion = expansion;
-    el_state state;
-    el_error error;
-    assert_int_equal(el_init(&state, &config, &error), EL_OK);
-    return state;
-}
+typedef struct game_case {
+    int seats;
+    bool expansion;
+    uint64_t seed;
+} game_case;
 
 static void play(el_state *state, const char *line)
 {
     el_error error = {""};
     if (el_play_line(state, line, NULL, &error) != EL_OK)
         fail_msg("'%s' refused: %s", line, error.message);
+}
+
+/* A random game of the case's seats and expansion from seed, its lines in order: *truth at
+ * the game's start, *played (if not NULL) at its end. Caller frees with test_lines_free. */
+static test_lines random_game(const game_case *c, uint64_t seed, el_state *truth, el_state *played)
+{
+    *truth = test_el_new_game(c->seats, c->expansion);
+    el_state end = *truth;
+    test_lines lines = {0};
+    el_error error;
+    assert_int_equal(el_random_game(&end, seed, test_lines_collect, &lines, &error), EL_OK);
+    if (played)
+        *played = end;
+    return lines;
 }
 
 static bool ends_turn(const char *line)
@@ -185,12 +195,6 @@ static bool ends_turn(const char *line)
 }
 
 /* ---- whole games ---- */
-
-typedef struct game_case {
-    int seats;
-    bool expansion;
-    uint64_t seed;
-} game_case;
 
 static const game_case games[] = {{2, false, 11}, {3, false, 12}, {4, true, 13}};
 
@@ -274,11 +278,8 @@ static void assert_archive_is_the_game(db *archive, int64_t game_id, const test_
 static void whole_games(fixture *f, int every)
 {
     for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
-        el_state truth = new_game(games[g].seats, games[g].expansion), played = truth;
-        test_lines lines = {0};
-        el_error error;
-        assert_int_equal(el_random_game(&played, games[g].seed, test_lines_collect, &lines, &error),
-                         EL_OK);
+        el_state truth, played;
+        test_lines lines = random_game(&games[g], games[g].seed, &truth, &played);
         seen_events seen = {0};
         tracker *t = new_tracker(f->archive, games[g].seats, games[g].expansion, true, &seen);
         feed_game(t, &lines, &truth, 0, lines.count, every);
@@ -314,11 +315,8 @@ static void test_tracker_resumes_a_game_cut_off_mid_way(void **state)
 {
     fixture *f = *state;
     for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
-        el_state truth = new_game(games[g].seats, games[g].expansion), played = truth;
-        test_lines lines = {0};
-        el_error error;
-        assert_int_equal(el_random_game(&played, games[g].seed, test_lines_collect, &lines,
-                                        &error), EL_OK);
+        el_state truth;
+        test_lines lines = random_game(&games[g], games[g].seed, &truth, NULL);
         int cut = lines.count / 2;
         while (!ends_turn(lines.lines[cut - 1])) /* the tables up to a turn's end were seen */
             cut++;
@@ -355,11 +353,8 @@ static void test_tracker_never_archives_a_guess_when_turn_ends_are_inferred(void
 {
     fixture *f = *state;
     for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
-        el_state truth = new_game(games[g].seats, games[g].expansion), played = truth;
-        test_lines lines = {0};
-        el_error error;
-        assert_int_equal(el_random_game(&played, games[g].seed + 200, test_lines_collect, &lines,
-                                        &error), EL_OK);
+        el_state truth;
+        test_lines lines = random_game(&games[g], games[g].seed + 200, &truth, NULL);
         seen_events seen = {0};
         tracker *t = new_tracker(f->archive, games[g].seats, games[g].expansion, false, &seen);
         for (int i = 0; i < lines.count; i++) {
@@ -381,35 +376,46 @@ static void test_tracker_never_archives_a_guess_when_turn_ends_are_inferred(void
 
 static const char *const start_2p = "start desert@0,0 mountain@0,1 desert-temple@1,0 desert@1,1";
 
-/* A tracker and the truth after the start layout, seen and committed. */
-static tracker *started(fixture *f, el_state *truth, seen_events *seen, bool signalled)
+/* setup, then a tracker (turn ends not signalled) and the truth after the start layout, seen
+ * and committed. */
+static int setup_started(void **state)
 {
-    *truth = new_game(2, false);
-    tracker *t = new_tracker(f->archive, 2, false, signalled, seen);
-    feed(t, truth, 0, false); /* an empty table: the setup has not begun */
-    assert_int_equal(tracker_actions(t), 0);
-    play(truth, start_2p);
-    feed(t, truth, 1, false);
-    assert_int_equal(tracker_actions(t), 1);
-    return t;
+    setup(state);
+    fixture *f = *state;
+    f->truth = test_el_new_game(2, false);
+    f->t = new_tracker(f->archive, 2, false, false, &f->seen);
+    feed(f->t, &f->truth, 0, false); /* an empty table: the setup has not begun */
+    assert_int_equal(tracker_actions(f->t), 0);
+    play(&f->truth, start_2p);
+    feed(f->t, &f->truth, 1, false);
+    assert_int_equal(tracker_actions(f->t), 1);
+    return 0;
+}
+
+/* Asserts that the situation's game archived count moves, expected (NULL-ended) from its move
+ * first on. Returns how many flags the archive holds. */
+static int assert_archived(fixture *f, int count, int first, const char *const *expected)
+{
+    archived a = read_archive(f->archive, tracker_game_id(f->t), &f->truth);
+    assert_int_equal(a.moves.count, count);
+    for (int i = 0; expected[i]; i++)
+        assert_string_equal(a.moves.lines[first + i], expected[i]);
+    test_lines_free(&a.moves);
+    return a.flags;
 }
 
 static void test_tracker_commits_nothing_for_an_unchanged_table(void **state)
 {
     fixture *f = *state;
-    el_state truth;
-    seen_events seen = {0};
-    tracker *t = started(f, &truth, &seen, false);
-    play(&truth, "desert-camp@0,2 x1");
-    feed(t, &truth, 2, false);
-    int moves = seen.moves;
-    el_state committed = *(const el_state *)tracker_state(t);
+    play(&f->truth, "desert-camp@0,2 x1");
+    feed(f->t, &f->truth, 2, false);
+    int moves = f->seen.moves;
+    el_state committed = *(const el_state *)tracker_state(f->t);
     for (int i = 0; i < 3; i++)
-        feed(t, &truth, 3 + i, false);
-    assert_int_equal(seen.moves, moves);
-    assert_int_equal(seen.flags, 0);
-    assert_memory_equal(tracker_state(t), &committed, sizeof committed);
-    tracker_free(t);
+        feed(f->t, &f->truth, 3 + i, false);
+    assert_int_equal(f->seen.moves, moves);
+    assert_int_equal(f->seen.flags, 0);
+    assert_memory_equal(tracker_state(f->t), &committed, sizeof committed);
 }
 
 /* A misread (a known tile's type, then a height) is flagged and nothing is committed; the true
@@ -417,40 +423,34 @@ static void test_tracker_commits_nothing_for_an_unchanged_table(void **state)
 static void test_tracker_flags_a_misread_then_commits_the_true_table(void **state)
 {
     fixture *f = *state;
-    el_state truth;
-    seen_events seen = {0};
-    tracker *t = started(f, &truth, &seen, false);
-    play(&truth, "desert-camp@0,2 x1");
+    play(&f->truth, "desert-camp@0,2 x1");
     el_observation o;
-    el_observe(&truth, &o);
+    el_observe(&f->truth, &o);
     for (int i = 0; i < o.count; i++)
         if (o.tiles[i].row == 0 && o.tiles[i].col == 1)
             o.tiles[i].type = EL_LAKE; /* the mountain misread */
-    feed_observation(t, &o, 2);
-    feed_observation(t, &o, 3); /* the same misread again: flagged once */
-    assert_int_equal(tracker_actions(t), 1);
-    assert_int_equal(seen.flags, 1);
-    assert_int_equal(seen.last_flag_kind, TRACKER_FLAG_UNEXPLAINED);
-    assert_non_null(strstr(seen.last_flag, "the tile at 0,1 was a mountain, the table shows a lake"));
+    feed_observation(f->t, &o, 2);
+    feed_observation(f->t, &o, 3); /* the same misread again: flagged once */
+    assert_int_equal(tracker_actions(f->t), 1);
+    assert_int_equal(f->seen.flags, 1);
+    assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_UNEXPLAINED);
+    assert_non_null(strstr(f->seen.last_flag, "the tile at 0,1 was a mountain, the table shows a lake"));
 
-    el_observe(&truth, &o);
+    el_observe(&f->truth, &o);
     for (int i = 0; i < o.count; i++)
         if (o.tiles[i].row == 1 && o.tiles[i].col == 0) {
             o.tiles[i].top = ORANGE; /* a shadow read as an adventurer on the start temple */
             o.tiles[i].height = 1;
         }
-    feed_observation(t, &o, 4);
-    assert_int_equal(tracker_actions(t), 1);
-    assert_int_equal(seen.flags, 2);
+    feed_observation(f->t, &o, 4);
+    assert_int_equal(tracker_actions(f->t), 1);
+    assert_int_equal(f->seen.flags, 2);
 
-    feed(t, &truth, 5, false);
-    assert_int_equal(tracker_actions(t), 2);
-    archived a = read_archive(f->archive, tracker_game_id(t), &truth);
-    assert_int_equal(a.flags, 2);
-    assert_int_equal(a.moves.count, 2);
-    assert_string_equal(a.moves.lines[1], "orange: desert-camp@0,2 x1");
-    test_lines_free(&a.moves);
-    tracker_free(t);
+    feed(f->t, &f->truth, 5, false);
+    assert_int_equal(tracker_actions(f->t), 2);
+    int flags =
+        assert_archived(f, 2, 1, (const char *const[]){"orange: desert-camp@0,2 x1", NULL});
+    assert_int_equal(flags, 2);
 }
 
 /* A hand over the table hides cells and fields: nothing false is committed, and the clear
@@ -458,12 +458,9 @@ static void test_tracker_flags_a_misread_then_commits_the_true_table(void **stat
 static void test_tracker_commits_no_false_move_under_a_hand(void **state)
 {
     fixture *f = *state;
-    el_state truth;
-    seen_events seen = {0};
-    tracker *t = started(f, &truth, &seen, false);
-    play(&truth, "desert-camp@1,2 x4 > w 2");
+    play(&f->truth, "desert-camp@1,2 x4 > w 2");
     el_observation o;
-    el_observe(&truth, &o);
+    el_observe(&f->truth, &o);
     /* the hand over the new camp and the desert it sent adventurers to */
     int kept = 0;
     for (int i = 0; i < o.count; i++) {
@@ -477,77 +474,62 @@ static void test_tracker_commits_no_false_move_under_a_hand(void **state)
         }
     }
     o.count = kept;
-    feed_observation(t, &o, 2);
-    assert_int_equal(tracker_actions(t), 1);
-    assert_int_equal(seen.flags, 0);
+    feed_observation(f->t, &o, 2);
+    assert_int_equal(tracker_actions(f->t), 1);
+    assert_int_equal(f->seen.flags, 0);
 
     /* seen again with every height unseen: which count of adventurers is open, so it waits */
-    el_observe(&truth, &o);
+    el_observe(&f->truth, &o);
     for (int i = 0; i < o.count; i++)
         o.tiles[i].height = EL_UNSEEN;
-    feed_observation(t, &o, 3);
-    assert_int_equal(tracker_actions(t), 1);
-    assert_true(tracker_pending(t));
+    feed_observation(f->t, &o, 3);
+    assert_int_equal(tracker_actions(f->t), 1);
+    assert_true(tracker_pending(f->t));
 
-    feed(t, &truth, 4, false);
-    assert_int_equal(tracker_actions(t), 2);
-    archived a = read_archive(f->archive, tracker_game_id(t), &truth);
-    assert_int_equal(a.moves.count, 2);
-    assert_string_equal(a.moves.lines[1], "orange: desert-camp@1,2 x4 > w 2");
-    test_lines_free(&a.moves);
-    tracker_free(t);
+    feed(f->t, &f->truth, 4, false);
+    assert_int_equal(tracker_actions(f->t), 2);
+    assert_archived(f, 2, 1, (const char *const[]){"orange: desert-camp@1,2 x4 > w 2", NULL});
 }
 
 static void test_tracker_flags_an_illegal_change_with_its_reason(void **state)
 {
     fixture *f = *state;
-    el_state truth;
-    seen_events seen = {0};
-    tracker *t = started(f, &truth, &seen, false);
     el_observation o;
-    el_observe(&truth, &o);
+    el_observe(&f->truth, &o);
     o.tiles[o.count++] = (el_seen_tile){.row = 4, .col = 4, .type = EL_DESERT, .top = EL_EMPTY,
                                         .height = 0, .token = EL_NO_TOKEN};
-    feed_observation(t, &o, 2);
-    assert_int_equal(tracker_actions(t), 1);
-    assert_int_equal(seen.flags, 1);
-    assert_non_null(strstr(seen.last_flag, "unexplained: desert@4,4: "));
-    assert_non_null(strstr(seen.last_flag, "adjacent"));
-    tracker_free(t);
+    feed_observation(f->t, &o, 2);
+    assert_int_equal(tracker_actions(f->t), 1);
+    assert_int_equal(f->seen.flags, 1);
+    assert_non_null(strstr(f->seen.last_flag, "unexplained: desert@4,4: "));
+    assert_non_null(strstr(f->seen.last_flag, "adjacent"));
 }
 
 /* The next seat's colour closes the turn; a plain tile, whose placer no camera sees, waits. */
 static void test_tracker_infers_a_turn_end_from_the_next_seats_action(void **state)
 {
     fixture *f = *state;
-    el_state truth;
-    seen_events seen = {0};
-    tracker *t = started(f, &truth, &seen, false);
-    play(&truth, "desert-camp@0,2 x1");
-    feed(t, &truth, 2, false);
-    play(&truth, "end");
-    feed(t, &truth, 3, false); /* the end is not seen */
-    play(&truth, "black: desert-camp@1,2 x2");
-    feed(t, &truth, 4, false);
-    archived a = read_archive(f->archive, tracker_game_id(t), &truth);
-    assert_int_equal(a.moves.count, 4);
-    assert_string_equal(a.moves.lines[2], "orange: end");
-    assert_string_equal(a.moves.lines[3], "black: desert-camp@1,2 x2");
-    test_lines_free(&a.moves);
+    play(&f->truth, "desert-camp@0,2 x1");
+    feed(f->t, &f->truth, 2, false);
+    play(&f->truth, "end");
+    feed(f->t, &f->truth, 3, false); /* the end is not seen */
+    play(&f->truth, "black: desert-camp@1,2 x2");
+    feed(f->t, &f->truth, 4, false);
+    assert_archived(f, 4, 2,
+                    (const char *const[]){"orange: end", "black: desert-camp@1,2 x2", NULL});
 
     /* black places a desert: black's second tile, or orange's after black's end? */
-    play(&truth, "desert@2,2");
-    feed(t, &truth, 5, false);
-    assert_int_equal(tracker_actions(t), 4);
-    assert_true(tracker_pending(t));
-    play(&truth, "end");
-    play(&truth, "orange: desert-camp@2,1 x1");
-    feed(t, &truth, 6, false); /* orange's camp: the desert was black's or orange's, a tie */
-    assert_int_equal(tracker_actions(t), 4);
-    assert_int_equal(seen.last_flag_kind, TRACKER_FLAG_AMBIGUOUS);
-    assert_non_null(strstr(seen.last_flag, "(1) black: desert@2,2; black: end; orange: desert-camp@2,1 x1"));
-    assert_non_null(strstr(seen.last_flag, "black: end; orange: desert-camp@2,1 x1; orange: desert@2,2"));
-    tracker_free(t);
+    play(&f->truth, "desert@2,2");
+    feed(f->t, &f->truth, 5, false);
+    assert_int_equal(tracker_actions(f->t), 4);
+    assert_true(tracker_pending(f->t));
+    play(&f->truth, "end");
+    play(&f->truth, "orange: desert-camp@2,1 x1");
+    feed(f->t, &f->truth, 6, false); /* orange's camp: the desert was black's or orange's, a tie */
+    assert_int_equal(tracker_actions(f->t), 4);
+    assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_AMBIGUOUS);
+    assert_non_null(strstr(f->seen.last_flag, "(1) black: desert@2,2; black: end; orange: desert-camp@2,1 x1"));
+    assert_non_null(strstr(f->seen.last_flag, "black: end; orange: desert-camp@2,1 x1; orange: desert@2,2"));
 }
 
 static void feed_acting(tracker *t, const el_state *truth, double time, int seat)
@@ -561,48 +543,33 @@ static void feed_acting(tracker *t, const el_state *truth, double time, int seat
 static void test_tracker_takes_who_acted_from_the_acting_seat(void **state)
 {
     fixture *f = *state;
-    el_state truth;
-    seen_events seen = {0};
-    tracker *t = started(f, &truth, &seen, false);
-    play(&truth, "desert-camp@0,2 x1");
-    feed_acting(t, &truth, 2, ORANGE);
-    play(&truth, "end");
-    play(&truth, "black: desert@1,2");
-    feed_acting(t, &truth, 3, BLACK); /* without the arm: black's, or orange's second? */
-    assert_false(tracker_pending(t));
-    play(&truth, "desert@2,2");
-    feed_acting(t, &truth, 4, BLACK); /* black's second tile */
-    assert_false(tracker_pending(t));
-    play(&truth, "end");
-    play(&truth, "orange: desert@2,1");
-    feed_acting(t, &truth, 5, ORANGE);
-    archived a = read_archive(f->archive, tracker_game_id(t), &truth);
-    const char *expected[] = {start_2p, "orange: desert-camp@0,2 x1", "orange: end",
-                              "black: desert@1,2", "black: desert@2,2", "black: end",
-                              "orange: desert@2,1"};
-    assert_int_equal(a.moves.count, 7);
-    for (int i = 0; i < 7; i++)
-        assert_string_equal(a.moves.lines[i], expected[i]);
-    assert_int_equal(seen.flags, 0);
-    test_lines_free(&a.moves);
-    tracker_free(t);
+    play(&f->truth, "desert-camp@0,2 x1");
+    feed_acting(f->t, &f->truth, 2, ORANGE);
+    play(&f->truth, "end");
+    play(&f->truth, "black: desert@1,2");
+    feed_acting(f->t, &f->truth, 3, BLACK); /* without the arm: black's, or orange's second? */
+    assert_false(tracker_pending(f->t));
+    play(&f->truth, "desert@2,2");
+    feed_acting(f->t, &f->truth, 4, BLACK); /* black's second tile */
+    assert_false(tracker_pending(f->t));
+    play(&f->truth, "end");
+    play(&f->truth, "orange: desert@2,1");
+    feed_acting(f->t, &f->truth, 5, ORANGE);
+    const char *const expected[] = {start_2p, "orange: desert-camp@0,2 x1", "orange: end",
+                                    "black: desert@1,2", "black: desert@2,2", "black: end",
+                                    "orange: desert@2,1", NULL};
+    assert_archived(f, 7, 0, expected);
+    assert_int_equal(f->seen.flags, 0);
 }
 
 /* An arm that no explanation fits (orange's camp, seen as black's arm) is ignored, not forced:
- * the table commits as if no arm had been seen. */
+ * the table commits as if no arm had been f->seen. */
 static void test_tracker_ignores_an_acting_seat_no_explanation_fits(void **state)
 {
     fixture *f = *state;
-    el_state truth;
-    seen_events seen = {0};
-    tracker *t = started(f, &truth, &seen, false);
-    play(&truth, "desert-camp@0,2 x1");
-    feed_acting(t, &truth, 2, BLACK);
-    archived a = read_archive(f->archive, tracker_game_id(t), &truth);
-    assert_int_equal(a.moves.count, 2);
-    assert_string_equal(a.moves.lines[1], "orange: desert-camp@0,2 x1");
-    test_lines_free(&a.moves);
-    tracker_free(t);
+    play(&f->truth, "desert-camp@0,2 x1");
+    feed_acting(f->t, &f->truth, 2, BLACK);
+    assert_archived(f, 2, 1, (const char *const[]){"orange: desert-camp@0,2 x1", NULL});
 }
 
 /* Whole random games, a table after every action with its seat's arm, no turn end signalled:
@@ -615,11 +582,8 @@ static void test_tracker_archives_whole_games_from_the_acting_seats(void **state
     static const game_case plain[] = {{2, false, 11}, {3, false, 12}, {4, false, 13}};
     for (size_t g = 0; g < sizeof plain / sizeof plain[0]; g++) {
         const game_case *c = &plain[g];
-        el_state truth = new_game(c->seats, c->expansion), played = truth;
-        test_lines lines = {0};
-        el_error error;
-        assert_int_equal(el_random_game(&played, c->seed + 300, test_lines_collect, &lines,
-                                        &error), EL_OK);
+        el_state truth;
+        test_lines lines = random_game(c, c->seed + 300, &truth, NULL);
         seen_events seen = {0};
         tracker *t = new_tracker(f->archive, c->seats, c->expansion, false, &seen);
         for (int i = 0; i < lines.count; i++) {
@@ -652,10 +616,8 @@ static void test_tracker_archives_whole_games_from_the_acting_seats(void **state
 static void test_tracker_flags_a_token_the_camera_cannot_tell(void **state)
 {
     fixture *f = *state;
-    el_state truth = new_game(4, true), played = truth;
-    test_lines lines = {0};
-    el_error error;
-    assert_int_equal(el_random_game(&played, 113, test_lines_collect, &lines, &error), EL_OK);
+    el_state truth;
+    test_lines lines = random_game(&(game_case){.seats = 4, .expansion = true}, 113, &truth, NULL);
     assert_string_equal(lines.lines[6], "black: caravan 1,0 > 2,0");
     seen_events seen = {0};
     tracker *t = new_tracker(f->archive, 4, true, true, &seen);
@@ -699,37 +661,25 @@ static void test_tracker_refuses_what_it_cannot_track(void **state)
     tracker_free(NULL);
 }
 
+#define TEST(name, set_up) cmocka_unit_test_setup_teardown(name, set_up, teardown)
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_tracker_archives_whole_random_games_table_by_table,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tracker_commits_several_actions_from_one_table,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tracker_resumes_a_game_cut_off_mid_way, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(
-            test_tracker_never_archives_a_guess_when_turn_ends_are_inferred, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tracker_commits_nothing_for_an_unchanged_table,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tracker_flags_a_misread_then_commits_the_true_table,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tracker_commits_no_false_move_under_a_hand, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_tracker_flags_an_illegal_change_with_its_reason,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tracker_infers_a_turn_end_from_the_next_seats_action,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tracker_takes_who_acted_from_the_acting_seat, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_tracker_ignores_an_acting_seat_no_explanation_fits,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tracker_archives_whole_games_from_the_acting_seats,
-                                        setup, teardown),
-        cmocka_unit_test_setup_teardown(test_tracker_flags_a_token_the_camera_cannot_tell, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_tracker_refuses_what_it_cannot_track, setup,
-                                        teardown),
+        TEST(test_tracker_archives_whole_random_games_table_by_table, setup),
+        TEST(test_tracker_commits_several_actions_from_one_table, setup),
+        TEST(test_tracker_resumes_a_game_cut_off_mid_way, setup),
+        TEST(test_tracker_never_archives_a_guess_when_turn_ends_are_inferred, setup),
+        TEST(test_tracker_commits_nothing_for_an_unchanged_table, setup_started),
+        TEST(test_tracker_flags_a_misread_then_commits_the_true_table, setup_started),
+        TEST(test_tracker_commits_no_false_move_under_a_hand, setup_started),
+        TEST(test_tracker_flags_an_illegal_change_with_its_reason, setup_started),
+        TEST(test_tracker_infers_a_turn_end_from_the_next_seats_action, setup_started),
+        TEST(test_tracker_takes_who_acted_from_the_acting_seat, setup_started),
+        TEST(test_tracker_ignores_an_acting_seat_no_explanation_fits, setup_started),
+        TEST(test_tracker_archives_whole_games_from_the_acting_seats, setup),
+        TEST(test_tracker_flags_a_token_the_camera_cannot_tell, setup),
+        TEST(test_tracker_refuses_what_it_cannot_track, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
