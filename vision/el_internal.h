@@ -148,7 +148,15 @@ void el_median_colour(float *values, int count, float colour[3]);
 bool el_scenery_distance(const el_scenery *scenery, double x, double y, const float seen[3],
                          float *distance);
 
+/* The squared distance from seen to expected under some shade: a piece's or a hand's soft
+ * shadow darkens what lies under it without making it a piece. */
+float el_shadowed_distance(const float seen[3], const float expected[3]);
+
 /* ---- stacks as capsules (el_stack.c) ---- */
+
+/* The squared distance (EL_OUTLIER² units) from seen to the nearest piece colour under the
+ * shading of a cylinder's lit and unlit sides. */
+float el_piece_distance(const vision_el_model *model, const float seen[3]);
 
 #define EL_TILE_THICKNESS_MM 2.0 /* a stack stands this high: on the tile's printed face */
 #define EL_STACK_FILLED 0.6      /* a capsule this much piece is a stack */

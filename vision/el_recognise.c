@@ -8,6 +8,7 @@
 #include <time.h>
 
 #define HIDDEN_SHARE 0.5    /* a cell more than half unlike any art is hidden (a hand, glare) */
+#define PIECE_EXPLAINS 1.0f /* a colour this near a piece's (EL_OUTLIER² units) may be one */
 #define STACK_OUTLIERS 0.02 /* a tile this much unlike its art has something on it */
 #define COLOUR_UNFIT 4.5    /* a top further than this (in spreads) from every colour is unknown */
 #define MIN_LEAN_MM 1.2     /* a piece must lean its image this far for a height to be read */
@@ -83,6 +84,27 @@ static void read_type(const vision_el_model *model, const el_patch *patch, const
             reading->second_distance = distance;
         }
     }
+}
+
+/*
+ * The share of the patch that neither its art (under some shade) nor a piece explains: what a
+ * hand, glare or anything else unknown covers. A tall stack with its long shadow can cover
+ * more than half a tile's art, yet the rest of the art still tells its type.
+ */
+static double unexplained_share(const vision_el_model *model, const el_patch *patch,
+                                const el_patch *art, const el_match *match)
+{
+    int unexplained = 0;
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++) {
+            float expected[3];
+            el_match_expected(art, match, x, y, expected);
+            const float *seen = patch->colour[y][x];
+            if (el_shadowed_distance(seen, expected) > EL_OUTLIER * EL_OUTLIER &&
+                el_piece_distance(model, seen) > PIECE_EXPLAINS)
+                unexplained++;
+        }
+    return (double)unexplained / (EL_PATCH * EL_PATCH);
 }
 
 /* The top's colour: the nearest learnt one, or unknown when none fits or two fit alike. */
@@ -185,7 +207,9 @@ static vision_status read_table(const vision_registration *registration, const v
                 continue;
             el_patch_sample(&table, &grid, mat, r, c, &patches[tiles]);
             read_type(model, &patches[tiles], &table, &grid, mat, r, c, &readings[r][c]);
-            if (readings[r][c].match.outliers > HIDDEN_SHARE) {
+            if (readings[r][c].match.outliers > HIDDEN_SHARE &&
+                unexplained_share(model, &patches[tiles], el_model_art(model, readings[r][c].type),
+                                  &readings[r][c].match) > HIDDEN_SHARE) {
                 grid.tile[r][c] = false; /* hidden: reported unknown, never guessed */
                 if (seen->unknown_count < VISION_EL_TILES_MAX) {
                     seen->unknown[seen->unknown_count].row = r;

@@ -1065,9 +1065,7 @@ double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *m
 
 /* ---- stacks ---- */
 
-/* The squared distance from seen to expected under some shade: a piece's or a hand's soft
- * shadow darkens what lies under it without making it a piece. */
-static float shadowed_distance(const float seen[3], const float expected[3])
+float el_shadowed_distance(const float seen[3], const float expected[3])
 {
     float dot = seen[0] * expected[0] + seen[1] * expected[1] + seen[2] * expected[2];
     float norm = expected[0] * expected[0] + expected[1] * expected[1] + expected[2] * expected[2];
@@ -1100,7 +1098,7 @@ bool el_scenery_distance(const el_scenery *scenery, double x, double y, const fl
         py = py < 0 ? 0 : py >= EL_PATCH ? EL_PATCH - 1 : py;
         float colour[3];
         el_match_expected(scenery->art[row][col], &scenery->match[row][col], px, py, colour);
-        *distance = shadowed_distance(seen, colour) / (EL_OUTLIER * EL_OUTLIER);
+        *distance = el_shadowed_distance(seen, colour) / (EL_OUTLIER * EL_OUTLIER);
         return true;
     }
     *distance = mat_distance(seen, scenery->mat_colour) / (MAT_DISTANCE * MAT_DISTANCE);

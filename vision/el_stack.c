@@ -57,9 +57,7 @@ void el_evidence_free(el_evidence *evidence)
     evidence->row_stale = NULL;
 }
 
-/* The squared distance (EL_OUTLIER² units) from seen to the nearest piece colour under the
- * shading of a cylinder's lit and unlit sides. */
-static float piece_distance(const vision_el_model *model, const float seen[3])
+float el_piece_distance(const vision_el_model *model, const float seen[3])
 {
     float best = INFINITY;
     for (int i = 0; i < model->colour_count; i++) {
@@ -90,7 +88,7 @@ static int evidence_at(el_evidence *evidence, int x, int y)
     else if (distance > 1.0f)
         *value = 1;
     else if (evidence->model && evidence->model->colour_count > 0) {
-        float piece = piece_distance(evidence->model, seen);
+        float piece = el_piece_distance(evidence->model, seen);
         *value = piece < PIECE_NEAR && piece < PIECE_LIKELIER * distance;
     } else
         *value = 0;
