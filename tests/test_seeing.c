@@ -222,6 +222,40 @@ static void test_seeing_refuses_a_truth_the_photo_does_not_show(void **state)
     vision_image_free(&p.frame);
 }
 
+/* A photo with a tile its truth does not have, above the layout: the learner places the truth
+ * right, but the recogniser counts rows from the extra tile, so the photo does not read back
+ * and is refused, the model unchanged. */
+static void test_seeing_refuses_a_photo_that_does_not_read_back(void **state)
+{
+    (void)state;
+    static vision_el_observation layout, shown;
+    static vision_el_model model;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    shown = layout;
+    for (int i = 0; i < shown.tile_count; i++)
+        shown.tiles[i].row++;
+    vision_el_tile *extra = &shown.tiles[shown.tile_count++];
+    *extra = layout.tiles[0];
+    extra->row = 0;
+    for (int i = 0; i < layout.tile_count; i++)
+        layout.tiles[i].row++; /* the truth: the layout where the photo shows it, no extra */
+    photo p;
+    take(&p, &shown, 1, 7);
+    vision_el_model_init(&model);
+    char error[256] = "";
+    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &layout, &model,
+                                     error, sizeof error),
+                     VISION_BAD_INPUT);
+    assert_non_null(strstr(error, "reads back only"));
+    assert_int_equal(model.images, 0);
+    /* The same photo with its whole truth is taught. */
+    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &shown, &model,
+                                     error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(model.images, 1);
+    vision_image_free(&p.frame);
+}
+
 static void test_seeing_refuses_markers_without_contrast(void **state)
 {
     (void)state;
@@ -275,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
         cmocka_unit_test(test_seeing_refuses_what_it_was_not_taught),
         cmocka_unit_test(test_seeing_refuses_a_truth_the_photo_does_not_show),
+        cmocka_unit_test(test_seeing_refuses_a_photo_that_does_not_read_back),
         cmocka_unit_test(test_seeing_refuses_markers_without_contrast),
         cmocka_unit_test(test_seeing_teach_layout_refuses_bad_colours),
     };

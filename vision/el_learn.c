@@ -1,8 +1,10 @@
 /* Teaching a box of Expedition Luxor: what its tiles, pieces and tokens look like. */
 #include "el_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SPREAD_FLOOR 0.04f        /* no colour is learnt tighter than this (balanced units) */
@@ -74,6 +76,7 @@ static int model_colour(vision_el_model *model, const char *name)
 
 #define TYPICAL_PIECE_MM 9.0  /* for how far a piece leans its image, before it is measured */
 #define MIN_TEACH_LEAN_MM 1.5 /* a piece must lean its image this far to be measured */
+#define READ_BACK_SHARE 0.75  /* of the teaching photo's tile types, read back with what it taught */
 
 /* The stacks of the truth, where the art under them is known: tile indices. */
 static int stacks_of(const vision_el_observation *truth, const el_scenery *scenery, int row0,
@@ -320,9 +323,28 @@ static vision_status learn(const vision_registration *registration, const vision
     return VISION_OK;
 }
 
-vision_status vision_el_learn(const vision_image *frame, const vision_registration *registration,
-                              const vision_mat *mat, const vision_el_observation *truth,
-                              vision_el_model *model, char *error, size_t size)
+/* How many tile types of the truth the observation reads where the truth puts them: both as
+ * rows and columns from their first (the recogniser counts from the first it sees). */
+static int types_read_back(const vision_el_observation *truth, const vision_el_observation *seen)
+{
+    int row0 = INT_MAX, col0 = INT_MAX, read = 0;
+    for (int i = 0; i < truth->tile_count; i++) {
+        row0 = truth->tiles[i].row < row0 ? truth->tiles[i].row : row0;
+        col0 = truth->tiles[i].col < col0 ? truth->tiles[i].col : col0;
+    }
+    for (int i = 0; i < truth->tile_count; i++)
+        for (int j = 0; j < seen->tile_count; j++)
+            read += seen->tiles[j].row == truth->tiles[i].row - row0 &&
+                    seen->tiles[j].col == truth->tiles[i].col - col0 &&
+                    seen->tiles[j].type == truth->tiles[i].type;
+    return read;
+}
+
+/* vision_el_learn before its check: learns the frame into model. */
+static vision_status learn_frame(const vision_image *frame,
+                                 const vision_registration *registration, const vision_mat *mat,
+                                 const vision_el_observation *truth, vision_el_model *model,
+                                 char *error, size_t size)
 {
     el_balance balance;
     vision_status status = el_balance_measure(frame, registration, mat, &balance, error, size);
@@ -339,5 +361,43 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
     status = learn(registration, mat, truth, model, mat_colour, &table, error,
                    size);
     el_table_free(&table);
+    return status;
+}
+
+vision_status vision_el_learn(const vision_image *frame, const vision_registration *registration,
+                              const vision_mat *mat, const vision_el_observation *truth,
+                              vision_el_model *model, char *error, size_t size)
+{
+    vision_el_model *learnt = malloc(sizeof *learnt);
+    vision_el_observation *seen = malloc(sizeof *seen);
+    vision_status status = learnt && seen ? VISION_OK : VISION_NOMEM;
+    if (status == VISION_OK) {
+        *learnt = *model;
+        status = learn_frame(frame, registration, mat, truth, learnt, error, size);
+    }
+    /* A photo the model cannot read back taught it wrong (a grid off by a tile, art learnt
+     * under glare): refused, so that the owner takes another, rather than a box that misreads
+     * every game. A model still missing a type or the pieces (more photos to come) is not
+     * checked. */
+    if (status == VISION_OK) {
+        char why[256];
+        vision_status read = vision_el_recognise(frame, registration, mat, learnt, seen, NULL,
+                                                 why, sizeof why);
+        if (read == VISION_NOMEM)
+            status = read;
+        int types = read == VISION_OK ? types_read_back(truth, seen) : truth->tile_count;
+        if (status == VISION_OK && types < READ_BACK_SHARE * truth->tile_count) {
+            snprintf(error, size,
+                     "what this photo taught reads back only %d of its %d tile types where the "
+                     "truth puts them: a tile the truth does not have, or glare taken for one, "
+                     "shifts them; take it again (even light, no glare, only the layout's tiles)",
+                     types, truth->tile_count);
+            status = VISION_BAD_INPUT;
+        }
+    }
+    if (status == VISION_OK)
+        *model = *learnt;
+    free(learnt);
+    free(seen);
     return status;
 }

@@ -387,8 +387,9 @@ void vision_el_model_init(vision_el_model *model);
 
 /*
  * Learns from one frame whose truth is known: adds what it sees to the model (several frames
- * may be learnt, one call each). VISION_BAD_INPUT when the truth's tiles are not where the
- * frame shows tiles, with error saying which.
+ * may be learnt, one call each). VISION_BAD_INPUT, the model unchanged, when the truth's tiles
+ * are not where the frame shows tiles, or when the model learnt, once it knows every type,
+ * reads back fewer than three in four of the frame's tile types; error says which.
  */
 vision_status vision_el_learn(const vision_image *frame, const vision_registration *registration,
                               const vision_mat *mat, const vision_el_observation *truth,
