@@ -9,6 +9,7 @@
 
 #define HIDDEN_SHARE 0.5    /* a cell more than half unlike any art is hidden (a hand, glare) */
 #define PIECE_EXPLAINS 1.0f /* a colour this near a piece's (EL_OUTLIER² units) may be one */
+#define TOKEN_SHARE 0.12   /* a token covers at least this share of its tile's art */
 #define STACK_OUTLIERS 0.02 /* a tile this much unlike its art has something on it */
 #define COLOUR_UNFIT 4.5    /* a top further than this (in spreads) from every colour is unknown */
 #define MIN_LEAN_MM 1.2     /* a piece must lean its image this far for a height to be read */
@@ -150,8 +151,13 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
                 count++;
             }
         }
-    if (count == 0)
+    /* A token covers a good part of its tile; a few marks (a neighbour's shadow or its image
+     * leaning over, glare, a tile a little off its art) are none. */
+    double least = TOKEN_SHARE * EL_PATCH * EL_PATCH;
+    if (count < least) {
+        *confidence = clamp01(1.0 - count / least);
         return EL_NO_TOKEN;
+    }
     for (int c = 0; c < 3; c++)
         sum[c] /= (float)count;
     int best = VISION_UNKNOWN;
