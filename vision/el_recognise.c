@@ -9,6 +9,7 @@
 
 #define HIDDEN_SHARE 0.5    /* a cell more than half unlike any art is hidden (a hand, glare) */
 #define PIECE_EXPLAINS 1.0f /* a colour this near a piece's (EL_OUTLIER² units) may be one */
+#define ART_SEEN_SURE 0.8  /* a tile whose art is seen this much may be sure of its type */
 #define TOKEN_SHARE 0.12   /* a token covers at least this share of its tile's art */
 #define STACK_OUTLIERS 0.02 /* a tile this much unlike its art has something on it */
 #define COLOUR_UNFIT 4.5    /* a top further than this (in spreads) from every colour is unknown */
@@ -299,6 +300,11 @@ static vision_status read_table(const vision_registration *registration, const v
             tile->type = reading->type;
             tile->confidence[VISION_EL_TYPE] =
                 clamp01(1.0 - exp(-(reading->second_distance - reading->distance) / 0.04));
+            /* What covers the art may hide what tells it from another (a camp's tents): no
+             * surer than the share of the art seen allows. */
+            tile->confidence[VISION_EL_TYPE] =
+                fminf(tile->confidence[VISION_EL_TYPE],
+                      clamp01((1.0 - reading->match.outliers) / ART_SEEN_SURE));
             tile->top = VISION_NONE;
             tile->height = 0;
             tile->token = EL_NO_TOKEN;
