@@ -107,6 +107,48 @@ static void test_seeing_grid_puts_every_tile_in_its_cell(void **state)
     }
 }
 
+/* Cells left empty inside the layout show the mat enclosed by tiles: no tile is seen there
+ * (at b142a5a the hole was filled like a tile's dark pictogram, and read as a tile). */
+static void test_seeing_grid_leaves_empty_cells_inside_the_layout_empty(void **state)
+{
+    (void)state;
+    static vision_el_observation full, holed;
+    plain_layout(&full);
+    memset(&holed, 0, sizeof holed);
+    for (int i = 0; i < full.tile_count; i++) {
+        const vision_el_tile *t = &full.tiles[i];
+        bool hole = (t->row == 2 && t->col == 2) || (t->row == 3 && t->col == 4);
+        if (!hole)
+            holed.tiles[holed.tile_count++] = *t;
+    }
+    for (uint64_t scene = 1; scene <= 4; scene++) {
+        photo p;
+        take(&p, &holed, 3, scene);
+        char error[256];
+        el_balance balance;
+        assert_int_equal(el_balance_measure(&p.frame, &p.registration, &p.config.mat, &balance,
+                                            error, sizeof error),
+                         VISION_OK);
+        float mat_colour[3];
+        el_table_median(&p.frame, &p.registration, &p.config.mat, &balance, mat_colour);
+        el_table table;
+        assert_int_equal(el_table_read(&p.frame, &p.registration, &p.config.mat, &balance,
+                                       mat_colour, &table),
+                         VISION_OK);
+        el_grid grid;
+        assert_int_equal(el_grid_find(&table, &p.config.mat, &grid), VISION_OK);
+        assert_int_equal(grid.tiles, holed.tile_count);
+        /* The first tile (row 0, column 0) anchors the truth's rows on the grid's. */
+        int row0, col0;
+        double u, v;
+        el_grid_locate(&grid, p.info.tiles[0].x_mm, p.info.tiles[0].y_mm, &row0, &col0, &u, &v);
+        assert_false(grid.tile[row0 + 2][col0 + 2]);
+        assert_false(grid.tile[row0 + 3][col0 + 4]);
+        el_table_free(&table);
+        vision_image_free(&p.frame);
+    }
+}
+
 static void random_patch(el_patch *patch, unsigned seed)
 {
     srand(seed);
@@ -305,6 +347,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seeing_grid_puts_every_tile_in_its_cell),
+        cmocka_unit_test(test_seeing_grid_leaves_empty_cells_inside_the_layout_empty),
         cmocka_unit_test(test_seeing_patch_distance_finds_the_turn_and_the_light),
         cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
         cmocka_unit_test(test_seeing_refuses_what_it_was_not_taught),

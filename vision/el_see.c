@@ -114,6 +114,7 @@ void el_sample(const vision_image *frame, const vision_registration *registratio
 
 /* ---- the mat from above ---- */
 
+#define HOLE_TILE_SHARE 0.5 /* mat enclosed by tiles, this much of a tile or more: an empty cell */
 #define MAT_DISTANCE 0.16f /* further than this from the mat's colour: something lies there */
 
 /* Inside a marker's paper (with room to spare), where nothing of the game is looked for. */
@@ -157,15 +158,16 @@ static float mat_distance(const float p[3], const float m[3])
 }
 
 /* Marks as foreground the mat-like places the mat's edge cannot reach without crossing
- * foreground: a tile's dark pictogram is part of the tile. */
-static bool fill_holes(el_table *table)
+ * foreground: a tile's dark pictogram is part of the tile. A place as large as a good part of
+ * a tile is the mat showing through an empty cell inside the layout, and stays mat. */
+static bool fill_holes(el_table *table, double largest_hole)
 {
     int w = table->width, h = table->height;
     size_t n = (size_t)w * (size_t)h;
     uint32_t *queue = malloc(n * sizeof *queue);
     if (!queue)
         return false;
-    enum { HOLE = 0, FOREGROUND = 1, OUTSIDE = 2 };
+    enum { HOLE = 0, FOREGROUND = 1, OUTSIDE = 2, ENCLOSED = 3 };
     size_t head = 0, tail = 0;
     for (int x = 0; x < w; x++)
         for (int y = 0; y < h; y += (x == 0 || x == w - 1) ? 1 : h - 1) {
@@ -191,6 +193,32 @@ static bool fill_holes(el_table *table)
                 queue[tail++] = (uint32_t)j;
             }
         }
+    }
+    /* Each enclosed place in turn: too large to be a pictogram, it is mat. */
+    for (size_t start = 0; start < n; start++) {
+        if (table->foreground[start] != HOLE)
+            continue;
+        head = tail = 0;
+        table->foreground[start] = ENCLOSED;
+        queue[tail++] = (uint32_t)start;
+        while (head < tail) {
+            size_t i = queue[head++];
+            int x = (int)(i % (size_t)w), y = (int)(i / (size_t)w);
+            const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+            for (int k = 0; k < 4; k++) {
+                int nx = x + dx[k], ny = y + dy[k];
+                if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+                    continue;
+                size_t j = (size_t)ny * (size_t)w + (size_t)nx;
+                if (table->foreground[j] == HOLE) {
+                    table->foreground[j] = ENCLOSED;
+                    queue[tail++] = (uint32_t)j;
+                }
+            }
+        }
+        if ((double)tail >= largest_hole)
+            for (size_t k = 0; k < tail; k++)
+                table->foreground[queue[k]] = OUTSIDE;
     }
     for (size_t i = 0; i < n; i++)
         table->foreground[i] = table->foreground[i] != OUTSIDE;
@@ -231,7 +259,8 @@ vision_status el_table_read(const vision_image *frame, const vision_registration
         }
     }
     vision_image_free(&top);
-    return fill_holes(table) ? VISION_OK : VISION_NOMEM;
+    return fill_holes(table, HOLE_TILE_SHARE * mat->tile_mm * mat->tile_mm) ? VISION_OK
+                                                                            : VISION_NOMEM;
 }
 
 void el_table_free(el_table *table)
@@ -294,7 +323,7 @@ static uint8_t *solid_layout(const el_table *table, int reach)
     free(b);
     el_table solid = *table;
     solid.foreground = a;
-    if (!fill_holes(&solid)) {
+    if (!fill_holes(&solid, INFINITY)) {
         free(a);
         return NULL;
     }
