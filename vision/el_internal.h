@@ -113,6 +113,22 @@ void el_match_expected(const el_patch *art, const el_match *match, int x, int y,
  * turn and light; *match says which (its shift is left as it was). */
 double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *match);
 
+/* Pixels of a patch a match leaves out, [y][x]: what a piece covers, which would favour
+ * whichever art happens to be nearer the piece's colour. */
+typedef struct el_patch_mask {
+    bool ignore[EL_PATCH][EL_PATCH];
+} el_patch_mask;
+
+#define EL_PIECE_LIKE 0.25f /* a colour this near a piece's (EL_OUTLIER² units) may be one */
+
+/* Marks the pixels whose colour is near a piece's (el_piece_distance). */
+void el_patch_mask_pieces(const el_patch *patch, const vision_el_model *pieces,
+                          el_patch_mask *mask);
+
+/* el_patch_distance, the masked pixels counted as outliers of every art alike. */
+double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
+                                const el_patch_mask *mask, el_match *match);
+
 /* A tile's art sampled at its cell's centre and EL_VIEW_MM either way along u and v (a tile
  * never lies exactly on the grid): patch[1 + v steps][1 + u steps]. Sampled once a tile, matched
  * against as many arts as needed. */
@@ -125,8 +141,10 @@ void el_tile_views_sample(const el_table *table, const el_grid *grid, const visi
                           int row, int col, el_tile_views *views);
 
 /* How far the nearest of the views is from an art (el_patch_distance); match->shift_mm says
- * which view. */
-double el_tile_distance(const el_tile_views *views, const el_patch *art, el_match *match);
+ * which view. With pieces (a model that knows their colours), what looks like a piece is left
+ * out (el_patch_mask_pieces). */
+double el_tile_distance(const el_tile_views *views, const el_patch *art,
+                        const vision_el_model *pieces, el_match *match);
 
 /* The expected look of the table without pieces: the tiles' learnt art where the grid holds
  * a tile, the mat elsewhere. */

@@ -37,7 +37,7 @@ static void learn_art(vision_el_model *model, int type, const el_table *table, c
     if (n > 0) { /* how the learnt art looks here */
         el_tile_views views;
         el_tile_views_sample(table, grid, mat, row, col, &views);
-        el_tile_distance(&views, el_model_art(model, type), &match);
+        el_tile_distance(&views, el_model_art(model, type), NULL, &match);
     }
     el_patch sample;
     el_patch_sample_at(table, grid, mat, row, col, match.shift_mm, &sample);
@@ -247,7 +247,7 @@ static vision_status learn(const vision_registration *registration, const vision
             continue;
         el_tile_views views;
         el_tile_views_sample(&table, &grid, mat, r, c, &views);
-        el_tile_distance(&views, el_model_art(&learnt, t->type), &scenery.match[r][c]);
+        el_tile_distance(&views, el_model_art(&learnt, t->type), NULL, &scenery.match[r][c]);
         scenery.art[r][c] = el_model_art(&learnt, t->type);
     }
 

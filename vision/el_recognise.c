@@ -70,12 +70,13 @@ static void read_type(const vision_el_model *model, const el_patch *patch, const
         return;
     el_tile_views views;
     el_tile_views_sample(table, grid, mat, row, col, &views);
-    reading->distance = el_tile_distance(&views, el_model_art(model, reading->type),
+    const vision_el_model *pieces = model;
+    reading->distance = el_tile_distance(&views, el_model_art(model, reading->type), pieces,
                                          &reading->match);
     if (reading->second >= 0) {
         el_match second;
         reading->second_distance =
-            el_tile_distance(&views, el_model_art(model, reading->second), &second);
+            el_tile_distance(&views, el_model_art(model, reading->second), pieces, &second);
         if (reading->second_distance < reading->distance) {
             int type = reading->type;
             double distance = reading->distance;

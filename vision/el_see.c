@@ -959,13 +959,18 @@ void el_tile_views_sample(const el_table *table, const el_grid *grid, const visi
         }
 }
 
-double el_tile_distance(const el_tile_views *views, const el_patch *art, el_match *match)
+double el_tile_distance(const el_tile_views *views, const el_patch *art,
+                        const vision_el_model *pieces, el_match *match)
 {
     double best = INFINITY;
     for (int u = 0; u < 3; u++)
         for (int v = 0; v < 3; v++) {
             el_match candidate;
-            double d = el_patch_distance(&views->patch[v][u], art, &candidate);
+            const el_patch *view = &views->patch[v][u];
+            el_patch_mask mask;
+            if (pieces)
+                el_patch_mask_pieces(view, pieces, &mask);
+            double d = el_patch_distance_masked(view, art, pieces ? &mask : NULL, &candidate);
             if (d < best) {
                 best = d;
                 *match = candidate;
@@ -1033,32 +1038,50 @@ void el_match_expected(const el_patch *art, const el_match *match, int x, int y,
         colour[c] = match->gain * a[c] + match->offset;
 }
 
-double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *match)
+void el_patch_mask_pieces(const el_patch *patch, const vision_el_model *pieces,
+                          el_patch_mask *mask)
 {
-    const float limit = EL_OUTLIER * EL_OUTLIER;
-    const int n = EL_PATCH * EL_PATCH * 3;
-    double art_sum = 0.0, art_squares = 0.0, patch_sum = 0.0;
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++)
-            for (int c = 0; c < 3; c++) {
-                art_sum += art->colour[y][x][c];
-                art_squares += art->colour[y][x][c] * art->colour[y][x][c];
-                patch_sum += patch->colour[y][x][c];
+            mask->ignore[y][x] = el_piece_distance(pieces, patch->colour[y][x]) < EL_PIECE_LIKE;
+}
+
+double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *match)
+{
+    return el_patch_distance_masked(patch, art, NULL, match);
+}
+
+double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
+                                const el_patch_mask *mask, el_match *match)
+{
+    const float limit = EL_OUTLIER * EL_OUTLIER;
+    int n = 0;
+    double patch_sum = 0.0;
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++)
+            if (!mask || !mask->ignore[y][x]) {
+                patch_sum += patch->colour[y][x][0] + patch->colour[y][x][1] +
+                             patch->colour[y][x][2];
+                n += 3;
             }
-    double art_mean = art_sum / n, patch_mean = patch_sum / n;
-    double art_variance = art_squares / n - art_mean * art_mean;
     double best = INFINITY;
     for (int q = 0; q < 4; q++) {
         /* The light: a gain (a lamp, a shadow) and an offset (a glare), by least squares over
-         * the whole patch, kept within what light does. */
-        double covariance = 0.0;
+         * the patch (what a piece covers left out), kept within what light does. */
+        double covariance = 0.0, art_sum = 0.0, art_squares = 0.0;
         for (int y = 0; y < EL_PATCH; y++)
             for (int x = 0; x < EL_PATCH; x++) {
+                if (mask && mask->ignore[y][x])
+                    continue;
                 const float *a = el_patch_turned(art, q, x, y);
                 const float *p = patch->colour[y][x];
                 covariance += a[0] * p[0] + a[1] * p[1] + a[2] * p[2];
+                art_sum += a[0] + a[1] + a[2];
+                art_squares += a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
             }
-        covariance = covariance / n - art_mean * patch_mean;
+        double art_mean = n ? art_sum / n : 0.0, patch_mean = n ? patch_sum / n : 0.0;
+        double art_variance = n ? art_squares / n - art_mean * art_mean : 0.0;
+        covariance = n ? covariance / n - art_mean * patch_mean : 0.0;
         double gain = art_variance > 1e-6 ? covariance / art_variance : 1.0;
         gain = gain < 0.6 ? 0.6 : gain > 1.6 ? 1.6 : gain;
         double offset = patch_mean - gain * art_mean;
@@ -1069,10 +1092,13 @@ double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *m
             for (int x = 0; x < EL_PATCH; x++) {
                 const float *a = el_patch_turned(art, q, x, y);
                 const float *p = patch->colour[y][x];
-                float d = 0.0f;
-                for (int c = 0; c < 3; c++) {
-                    float r = p[c] - (float)(gain * a[c] + offset);
-                    d += r * r;
+                float d = limit + 1.0f; /* left out: unlike every art alike */
+                if (!mask || !mask->ignore[y][x]) {
+                    d = 0.0f;
+                    for (int c = 0; c < 3; c++) {
+                        float r = p[c] - (float)(gain * a[c] + offset);
+                        d += r * r;
+                    }
                 }
                 if (d > limit) {
                     d = limit;

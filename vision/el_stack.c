@@ -18,8 +18,8 @@
 #include <string.h>
 
 #define NOT_YET (-2)
-#define PIECE_LIKELIER 0.3f /* a piece's colour this much nearer than the scenery's is a piece */
-#define PIECE_NEAR 0.25f    /* ...and near a piece's colour at all (in EL_OUTLIER² units) */
+#define PIECE_LIKELIER 0.3f /* a piece's colour this much nearer than the scenery's is a piece,
+                             if it is near a piece's at all (EL_PIECE_LIKE) */
 #define COARSE_MM 4.0       /* the feet tried first over the tile; then around the best, */
 #define FINE_MM 0.5         /* at half the step each time down to this */
 
@@ -89,7 +89,7 @@ static int evidence_at(el_evidence *evidence, int x, int y)
         *value = 1;
     else if (evidence->model && evidence->model->colour_count > 0) {
         float piece = el_piece_distance(evidence->model, seen);
-        *value = piece < PIECE_NEAR && piece < PIECE_LIKELIER * distance;
+        *value = piece < EL_PIECE_LIKE && piece < PIECE_LIKELIER * distance;
     } else
         *value = 0;
     return *value;
