@@ -186,6 +186,45 @@ static void test_seeing_patch_distance_finds_the_turn_and_the_light(void **state
     assert_true(el_patch_distance(&other, &art, &match) > 0.5);
 }
 
+/* Two arts alike but for a light band (dark in the other) and a small mark: a black piece
+ * standing on the band makes the dark-banded art the nearer, unless what looks like a piece is
+ * left out, when the mark tells them apart. */
+static void test_seeing_patch_distance_leaves_out_the_pieces(void **state)
+{
+    (void)state;
+    el_patch light, dark;
+    random_patch(&light, 11);
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++)
+            for (int c = 0; c < 3; c++) {
+                bool band = y >= 6 && y < 16, mark = y >= 18 && x < 6;
+                if (band)
+                    light.colour[y][x][c] = 0.85f;
+                dark.colour[y][x][c] = band ? 0.3f : mark ? 0.9f - light.colour[y][x][c]
+                                                          : light.colour[y][x][c];
+            }
+    el_patch seen = light; /* the light-banded art, a black stack over its band */
+    for (int y = 6; y < 16; y++)
+        for (int x = 0; x < EL_PATCH; x++)
+            for (int c = 0; c < 3; c++)
+                seen.colour[y][x][c] = 0.06f;
+    static vision_el_model pieces;
+    vision_el_model_init(&pieces);
+    pieces.colour_count = 1;
+    for (int c = 0; c < 3; c++)
+        pieces.colour_mean[0][c] = 0.05f;
+    el_match match;
+    assert_true(el_patch_distance(&seen, &dark, &match) <
+                el_patch_distance(&seen, &light, &match));
+    el_patch_mask mask;
+    el_patch_mask_pieces(&seen, &pieces, &mask);
+    assert_true(mask.ignore[10][3] && !mask.ignore[2][3]);
+    assert_true(el_patch_distance_masked(&seen, &light, &mask, &match) <
+                el_patch_distance_masked(&seen, &dark, &mask, &match));
+    /* What was left out still counts as unlike the art: the tile has something on it. */
+    assert_true(match.outliers >= 10.0 / EL_PATCH);
+}
+
 static void test_seeing_types_read_back_from_the_teaching_photo(void **state)
 {
     (void)state;
@@ -349,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_seeing_grid_puts_every_tile_in_its_cell),
         cmocka_unit_test(test_seeing_grid_leaves_empty_cells_inside_the_layout_empty),
         cmocka_unit_test(test_seeing_patch_distance_finds_the_turn_and_the_light),
+        cmocka_unit_test(test_seeing_patch_distance_leaves_out_the_pieces),
         cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
         cmocka_unit_test(test_seeing_refuses_what_it_was_not_taught),
         cmocka_unit_test(test_seeing_refuses_a_truth_the_photo_does_not_show),
