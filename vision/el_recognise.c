@@ -136,8 +136,9 @@ static void read_top(const vision_el_model *model, const float colour[3], vision
 
 /* A flat thing on a tile: a token, when its colours are one a token was taught with. */
 static int read_token(const vision_el_model *model, const el_patch *patch, const el_patch *art,
-                      const el_match *match, float *confidence)
+                      const el_match *match, float *confidence, bool *piece_like)
 {
+    *piece_like = false;
     float sum[3] = {0, 0, 0};
     int count = 0;
     for (int y = 0; y < EL_PATCH; y++)
@@ -164,6 +165,9 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
         sum[c] /= (float)count;
     int best = VISION_UNKNOWN;
     double best_distance = INFINITY, second = INFINITY;
+    double piece = INFINITY;
+    for (int i = 0; i < model->colour_count; i++)
+        piece = fmin(piece, colour_distance(sum, model->colour_mean[i], model->colour_spread[i]));
     for (int token = EL_BOAT; token <= EL_SNAKES; token++) {
         if (!model->token_samples[token])
             continue;
@@ -176,6 +180,9 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
             second = d;
         }
     }
+    /* Nearer a piece's colour than any token's: a stack the capsules missed (a black one on
+     * dark art), not a token. */
+    *piece_like = piece < best_distance;
     if (best_distance > 2.5)
         return VISION_UNKNOWN;
     *confidence = clamp01(1.0 - exp(-(second - best_distance) / 0.5));
@@ -313,14 +320,23 @@ static vision_status read_table(const vision_registration *registration, const v
                 tile->confidence[VISION_EL_TOKEN] = 1.0f;
             if (reading->match.outliers < STACK_OUTLIERS)
                 continue;
+            bool missed = false; /* a stack whose capsule was too little piece to be found */
             if (!stacked[r][c]) {
                 /* Flat: a token, or a mark the art did not have (glare, a shadow). */
                 float confidence = 0.0f;
+                bool piece_like;
                 el_patch_sample_at(&table, &grid, mat, r, c, scenery.match[r][c].shift_mm,
                                    &patches[patch_of[r][c]]);
                 tile->token = read_token(model, &patches[patch_of[r][c]], scenery.art[r][c],
-                                         &scenery.match[r][c], &confidence);
+                                         &scenery.match[r][c], &confidence, &piece_like);
                 tile->confidence[VISION_EL_TOKEN] = confidence;
+                missed = piece_like && fits[r][c].height > 0;
+                if (missed) {
+                    tile->token = EL_NO_TOKEN;
+                    tile->confidence[VISION_EL_TOKEN] = 1.0f - confidence;
+                }
+            }
+            if (!stacked[r][c] && !missed) {
                 /* No stack: as sure as the best capsule on the tile was short of one. */
                 float flat = (float)clamp01(1.0 - fits[r][c].filled / EL_STACK_FILLED);
                 if (tile->token == VISION_UNKNOWN)
@@ -343,6 +359,12 @@ static vision_status read_table(const vision_registration *registration, const v
                 tile->height = fit->height;
                 tile->confidence[VISION_EL_HEIGHT] =
                     clamp01((fit->score[fit->height] - second) / per_piece);
+            }
+            if (missed) { /* no surer than the capsule was a stack */
+                float found = (float)clamp01(fit->filled / EL_STACK_FILLED);
+                tile->confidence[VISION_EL_TOP] = fminf(tile->confidence[VISION_EL_TOP], found);
+                tile->confidence[VISION_EL_HEIGHT] =
+                    fminf(tile->confidence[VISION_EL_HEIGHT], found);
             }
         }
     free(fits);
