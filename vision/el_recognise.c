@@ -134,6 +134,29 @@ static void read_top(const vision_el_model *model, const float colour[3], vision
     tile->confidence[VISION_EL_TOP] = clamp01(1.0 - exp(-(second - best) / 1.5));
 }
 
+static double squared_distance(const float a[3], const float b[3])
+{
+    return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+           (a[2] - b[2]) * (a[2] - b[2]);
+}
+
+static double nearest_piece(const vision_el_model *model, const float colour[3])
+{
+    double best = INFINITY;
+    for (int i = 0; i < model->colour_count; i++)
+        best = fmin(best, squared_distance(colour, model->colour_mean[i]));
+    return best;
+}
+
+static double nearest_token(const vision_el_model *model, const float colour[3])
+{
+    double best = INFINITY;
+    for (int token = EL_BOAT; token <= EL_SNAKES; token++)
+        if (model->token_samples[token])
+            best = fmin(best, squared_distance(colour, model->token_mean[token]));
+    return best;
+}
+
 /* A flat thing on a tile: a token, when its colours are one a token was taught with. */
 static int read_token(const vision_el_model *model, const el_patch *patch, const el_patch *art,
                       const el_match *match, float *confidence, bool *piece_like)
@@ -146,9 +169,7 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
             float a[3];
             el_match_expected(art, match, x, y, a);
             const float *p = patch->colour[y][x];
-            float d = (p[0] - a[0]) * (p[0] - a[0]) + (p[1] - a[1]) * (p[1] - a[1]) +
-                      (p[2] - a[2]) * (p[2] - a[2]);
-            if (d > EL_OUTLIER * EL_OUTLIER) {
+            if (squared_distance(p, a) > EL_OUTLIER * EL_OUTLIER) {
                 for (int c = 0; c < 3; c++)
                     sum[c] += p[c];
                 count++;
@@ -165,9 +186,6 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
         sum[c] /= (float)count;
     int best = VISION_UNKNOWN;
     double best_distance = INFINITY, second = INFINITY;
-    double piece = INFINITY;
-    for (int i = 0; i < model->colour_count; i++)
-        piece = fmin(piece, colour_distance(sum, model->colour_mean[i], model->colour_spread[i]));
     for (int token = EL_BOAT; token <= EL_SNAKES; token++) {
         if (!model->token_samples[token])
             continue;
@@ -181,8 +199,10 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
         }
     }
     /* Nearer a piece's colour than any token's: a stack the capsules missed (a black one on
-     * dark art), not a token. */
-    *piece_like = piece < best_distance;
+     * dark art), not a token. Measured plainly, not in spreads: a token's many colours seen as
+     * a whole spread wide and a piece's narrow, so in spreads any mixed colour (a stack's
+     * sides, top and shadow) would be nearer a token. */
+    *piece_like = nearest_piece(model, sum) < nearest_token(model, sum);
     if (best_distance > 2.5)
         return VISION_UNKNOWN;
     *confidence = clamp01(1.0 - exp(-(second - best_distance) / 0.5));
