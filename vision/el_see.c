@@ -114,7 +114,8 @@ void el_sample(const vision_image *frame, const vision_registration *registratio
 
 /* ---- the mat from above ---- */
 
-#define HOLE_TILE_SHARE 0.5 /* mat enclosed by tiles, this much of a tile or more: an empty cell */
+#define HOLE_TILE_SHARE 0.8 /* mat enclosed by tiles, most of a tile or more: an empty cell (a dark
+                               art seen as mat is smaller, inside its tile's frame) */
 #define MAT_DISTANCE 0.16f /* further than this from the mat's colour: something lies there */
 
 /* Inside a marker's paper (with room to spare), where nothing of the game is looked for. */
