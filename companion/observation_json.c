@@ -311,7 +311,7 @@ static bool read_confidence(const parser *p, const char *where, json_t *tile,
     if (!value || json_is_null(value))
         return true;
     if (json_is_number(value)) {
-        float all;
+        float all = 1.0f;
         if (!read_probability(p, what, value, &all))
             return false;
         for (int f = 0; f < 4; f++)
@@ -593,10 +593,10 @@ static void put_probability(text *t, float value)
     for (char *c = number; *c; c++)
         if (*c == ',') /* a locale's decimal comma */
             *c = '.';
-    size_t length = strlen(number);
-    while (number[length - 1] == '0')
+    size_t length = strlen(number); /* "0.000" to "1.000": never all zeros without a point */
+    while (length > 1 && number[length - 1] == '0')
         number[--length] = '\0';
-    if (number[length - 1] == '.')
+    if (length > 1 && number[length - 1] == '.')
         number[--length] = '\0';
     put(t, "%s", number);
 }

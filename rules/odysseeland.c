@@ -210,7 +210,9 @@ od_status od_init(od_state *state, const od_config *config, const od_board *boar
 
     int seats = config->seats;
     int starts = seats == 2 ? 5 : 4;
-    for (int s = 0; s < seats; s++)
+    /* seats <= OD_MAX_SEATS was checked above, in another file: said again for GCC's -O3, which
+     * cannot see it and refuses the writes (-Wstringop-overflow). */
+    for (int s = 0; s < seats && s < OD_MAX_SEATS; s++)
         for (int i = 0; i < starts; i++) {
             state->places[OD_START_ROW(i)].adventurers[s] = 1;
             state->places[OD_START_COLUMN(i)].adventurers[s] = 1;
