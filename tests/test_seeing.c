@@ -57,6 +57,22 @@ static void plain_layout(vision_el_observation *truth)
     }
 }
 
+/* The photo's table from above, the mat's colour its median, and the grid found on it. */
+static void see_grid(const photo *p, el_table *table, el_grid *grid)
+{
+    char error[256];
+    el_balance balance;
+    assert_int_equal(el_balance_measure(&p->frame, &p->registration, &p->config.mat, &balance,
+                                        error, sizeof error),
+                     VISION_OK);
+    float mat_colour[3];
+    el_table_median(&p->frame, &p->registration, &p->config.mat, &balance, mat_colour);
+    assert_int_equal(
+        el_table_read(&p->frame, &p->registration, &p->config.mat, &balance, mat_colour, table),
+        VISION_OK);
+    assert_int_equal(el_grid_find(table, &p->config.mat, grid), VISION_OK);
+}
+
 static void test_seeing_grid_puts_every_tile_in_its_cell(void **state)
 {
     (void)state;
@@ -65,19 +81,9 @@ static void test_seeing_grid_puts_every_tile_in_its_cell(void **state)
     for (uint64_t scene = 1; scene <= 8; scene++) {
         photo p;
         take(&p, &truth, scene <= 4 ? 5 : 2, scene);
-        char error[256];
-        el_balance balance;
-        assert_int_equal(el_balance_measure(&p.frame, &p.registration, &p.config.mat, &balance,
-                                            error, sizeof error),
-                         VISION_OK);
-        float mat_colour[3];
-        el_table_median(&p.frame, &p.registration, &p.config.mat, &balance, mat_colour);
         el_table table;
-        assert_int_equal(el_table_read(&p.frame, &p.registration, &p.config.mat, &balance,
-                                       mat_colour, &table),
-                         VISION_OK);
         el_grid grid;
-        assert_int_equal(el_grid_find(&table, &p.config.mat, &grid), VISION_OK);
+        see_grid(&p, &table, &grid);
         int row0 = 0, col0 = 0;
         for (int i = 0; i < truth.tile_count; i++) {
             int row, col;
@@ -124,19 +130,9 @@ static void test_seeing_grid_leaves_empty_cells_inside_the_layout_empty(void **s
     for (uint64_t scene = 1; scene <= 4; scene++) {
         photo p;
         take(&p, &holed, 3, scene);
-        char error[256];
-        el_balance balance;
-        assert_int_equal(el_balance_measure(&p.frame, &p.registration, &p.config.mat, &balance,
-                                            error, sizeof error),
-                         VISION_OK);
-        float mat_colour[3];
-        el_table_median(&p.frame, &p.registration, &p.config.mat, &balance, mat_colour);
         el_table table;
-        assert_int_equal(el_table_read(&p.frame, &p.registration, &p.config.mat, &balance,
-                                       mat_colour, &table),
-                         VISION_OK);
         el_grid grid;
-        assert_int_equal(el_grid_find(&table, &p.config.mat, &grid), VISION_OK);
+        see_grid(&p, &table, &grid);
         assert_int_equal(grid.tiles, holed.tile_count);
         /* The first tile (row 0, column 0) anchors the truth's rows on the grid's. */
         int row0, col0;

@@ -158,9 +158,33 @@ static float mat_distance(const float p[3], const float m[3])
     return d;
 }
 
+enum { HOLE = 0, FOREGROUND = 1, OUTSIDE = 2, ENCLOSED = 3 }; /* fill_holes' marks */
+
+/* Grows the marks of queue[0..*tail) over the 4-connected HOLE pixels around them, marking
+ * each as `mark` and queueing it. */
+static void flood(el_table *table, uint32_t *queue, size_t *tail, uint8_t mark)
+{
+    int w = table->width, h = table->height;
+    for (size_t head = 0; head < *tail; head++) {
+        size_t i = queue[head];
+        int x = (int)(i % (size_t)w), y = (int)(i / (size_t)w);
+        const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+        for (int k = 0; k < 4; k++) {
+            int nx = x + dx[k], ny = y + dy[k];
+            if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+                continue;
+            size_t j = (size_t)ny * (size_t)w + (size_t)nx;
+            if (table->foreground[j] == HOLE) {
+                table->foreground[j] = mark;
+                queue[(*tail)++] = (uint32_t)j;
+            }
+        }
+    }
+}
+
 /* Marks as foreground the mat-like places the mat's edge cannot reach without crossing
- * foreground: a tile's dark pictogram is part of the tile. A place as large as a good part of
- * a tile is the mat showing through an empty cell inside the layout, and stays mat. */
+ * foreground: a tile's dark pictogram is part of the tile. A place of largest_hole pixels or
+ * more is the mat showing through an empty cell inside the layout, and stays mat. */
 static bool fill_holes(el_table *table, double largest_hole)
 {
     int w = table->width, h = table->height;
@@ -168,8 +192,7 @@ static bool fill_holes(el_table *table, double largest_hole)
     uint32_t *queue = malloc(n * sizeof *queue);
     if (!queue)
         return false;
-    enum { HOLE = 0, FOREGROUND = 1, OUTSIDE = 2, ENCLOSED = 3 };
-    size_t head = 0, tail = 0;
+    size_t tail = 0;
     for (int x = 0; x < w; x++)
         for (int y = 0; y < h; y += (x == 0 || x == w - 1) ? 1 : h - 1) {
             size_t i = (size_t)y * (size_t)w + (size_t)x;
@@ -180,43 +203,15 @@ static bool fill_holes(el_table *table, double largest_hole)
             if (h == 1)
                 break;
         }
-    while (head < tail) {
-        size_t i = queue[head++];
-        int x = (int)(i % (size_t)w), y = (int)(i / (size_t)w);
-        const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-        for (int k = 0; k < 4; k++) {
-            int nx = x + dx[k], ny = y + dy[k];
-            if (nx < 0 || ny < 0 || nx >= w || ny >= h)
-                continue;
-            size_t j = (size_t)ny * (size_t)w + (size_t)nx;
-            if (table->foreground[j] == HOLE) {
-                table->foreground[j] = OUTSIDE;
-                queue[tail++] = (uint32_t)j;
-            }
-        }
-    }
+    flood(table, queue, &tail, OUTSIDE);
     /* Each enclosed place in turn: too large to be a pictogram, it is mat. */
     for (size_t start = 0; start < n; start++) {
         if (table->foreground[start] != HOLE)
             continue;
-        head = tail = 0;
+        tail = 0;
         table->foreground[start] = ENCLOSED;
         queue[tail++] = (uint32_t)start;
-        while (head < tail) {
-            size_t i = queue[head++];
-            int x = (int)(i % (size_t)w), y = (int)(i / (size_t)w);
-            const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-            for (int k = 0; k < 4; k++) {
-                int nx = x + dx[k], ny = y + dy[k];
-                if (nx < 0 || ny < 0 || nx >= w || ny >= h)
-                    continue;
-                size_t j = (size_t)ny * (size_t)w + (size_t)nx;
-                if (table->foreground[j] == HOLE) {
-                    table->foreground[j] = ENCLOSED;
-                    queue[tail++] = (uint32_t)j;
-                }
-            }
-        }
+        flood(table, queue, &tail, ENCLOSED);
         if ((double)tail >= largest_hole)
             for (size_t k = 0; k < tail; k++)
                 table->foreground[queue[k]] = OUTSIDE;
