@@ -383,8 +383,10 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
         char why[256];
         vision_status read = vision_el_recognise(frame, registration, mat, learnt, seen, NULL,
                                                  why, sizeof why);
-        if (read == VISION_NOMEM)
+        if (read != VISION_OK && read != VISION_NOT_TAUGHT) {
+            snprintf(error, size, "reading back what this photo taught: %s", why);
             status = read;
+        }
         int types = read == VISION_OK ? types_read_back(truth, seen) : truth->tile_count;
         if (status == VISION_OK && types < READ_BACK_SHARE * truth->tile_count) {
             snprintf(error, size,

@@ -8,9 +8,14 @@
 #include <time.h>
 
 #define HIDDEN_SHARE 0.5    /* a cell more than half unlike any art is hidden (a hand, glare) */
-#define PIECE_EXPLAINS 1.0f /* a colour this near a piece's (EL_OUTLIER² units) may be one */
-#define ART_SEEN_SURE 0.8  /* a tile whose art is seen this much may be sure of its type */
-#define TOKEN_SHARE 0.12   /* a token covers at least this share of its tile's art */
+#define PIECE_EXPLAINS 1.0f /* a colour this near a piece's (EL_OUTLIER² units) may be one's,
+                               shaded: looser than EL_PIECE_LIKE, as it only tells a tile
+                               covered by its stack from one hidden by a hand or glare */
+#define PIECE_MIXED 16.0    /* a flat thing's mean colour this near a piece's may be a stack's
+                               (its sides, top and shadow mixed; EL_OUTLIER² units) */
+#define MISSED_FILLED 0.15  /* a missed stack's best capsule is at least this much piece */
+#define ART_SEEN_SURE 0.8   /* a tile whose art is seen this much may be sure of its type */
+#define TOKEN_SHARE 0.12    /* a token covers at least this share of its tile's art */
 #define STACK_OUTLIERS 0.02 /* a tile this much unlike its art has something on it */
 #define COLOUR_UNFIT 4.5    /* a top further than this (in spreads) from every colour is unknown */
 #define MIN_LEAN_MM 1.2     /* a piece must lean its image this far for a height to be read */
@@ -110,6 +115,17 @@ static double unexplained_share(const vision_el_model *model, const el_patch *pa
     return (double)unexplained / (EL_PATCH * EL_PATCH);
 }
 
+/* Whether the tile's art is hidden (a hand, glare): unexplained_share of its art where its
+ * match was found (one of el_tile_views' views). */
+static bool hidden(const vision_el_model *model, const el_table *table, const el_grid *grid,
+                   const vision_mat *mat, int row, int col, const cell_reading *reading)
+{
+    el_patch patch;
+    el_patch_sample_at(table, grid, mat, row, col, reading->match.shift_mm, &patch);
+    return unexplained_share(model, &patch, el_model_art(model, reading->type),
+                             &reading->match) > HIDDEN_SHARE;
+}
+
 /* The top's colour: the nearest learnt one, or unknown when none fits or two fit alike. */
 static void read_top(const vision_el_model *model, const float colour[3], vision_el_tile *tile)
 {
@@ -198,11 +214,12 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
             second = d;
         }
     }
-    /* Nearer a piece's colour than any token's: a stack the capsules missed (a black one on
-     * dark art), not a token. Measured plainly, not in spreads: a token's many colours seen as
-     * a whole spread wide and a piece's narrow, so in spreads any mixed colour (a stack's
-     * sides, top and shadow) would be nearer a token. */
-    *piece_like = nearest_piece(model, sum) < nearest_token(model, sum);
+    /* Near a piece's colour, and nearer it than any token's: a stack the capsules missed (a
+     * black one on dark art), not a token. Measured plainly, not in spreads: a token's many
+     * colours seen as a whole spread wide and a piece's narrow, so in spreads any mixed colour
+     * (a stack's sides, top and shadow) would be nearer a token. */
+    double piece = nearest_piece(model, sum);
+    *piece_like = piece < PIECE_MIXED * EL_OUTLIER * EL_OUTLIER && piece < nearest_token(model, sum);
     if (best_distance > 2.5)
         return VISION_UNKNOWN;
     *confidence = clamp01(1.0 - exp(-(second - best_distance) / 0.5));
@@ -243,8 +260,7 @@ static vision_status read_table(const vision_registration *registration, const v
             el_patch_sample(&table, &grid, mat, r, c, &patches[tiles]);
             read_type(model, &patches[tiles], &table, &grid, mat, r, c, &readings[r][c]);
             if (readings[r][c].match.outliers > HIDDEN_SHARE &&
-                unexplained_share(model, &patches[tiles], el_model_art(model, readings[r][c].type),
-                                  &readings[r][c].match) > HIDDEN_SHARE) {
+                hidden(model, &table, &grid, mat, r, c, &readings[r][c])) {
                 grid.tile[r][c] = false; /* hidden: reported unknown, never guessed */
                 if (seen->unknown_count < VISION_EL_TILES_MAX) {
                     seen->unknown[seen->unknown_count].row = r;
@@ -350,10 +366,14 @@ static vision_status read_table(const vision_registration *registration, const v
                 tile->token = read_token(model, &patches[patch_of[r][c]], scenery.art[r][c],
                                          &scenery.match[r][c], &confidence, &piece_like);
                 tile->confidence[VISION_EL_TOKEN] = confidence;
-                missed = piece_like && fits[r][c].height > 0;
-                if (missed) {
+                /* Its best capsule must hold some piece (a neighbour's leaning image is
+                 * explained already, and leaves this tile's capsules little). */
+                missed = piece_like && fits[r][c].height > 0 &&
+                         fits[r][c].filled >= MISSED_FILLED;
+                if (missed) { /* not a token: as sure as it is a stack */
                     tile->token = EL_NO_TOKEN;
-                    tile->confidence[VISION_EL_TOKEN] = 1.0f - confidence;
+                    tile->confidence[VISION_EL_TOKEN] =
+                        clamp01(fits[r][c].filled / EL_STACK_FILLED);
                 }
             }
             if (!stacked[r][c] && !missed) {
