@@ -75,6 +75,7 @@ typedef struct capture_backend {
     /* The next frame into source->image and *time_ms; CAPTURE_END when there is none. */
     capture_status (*read)(capture_source *source, double *time_ms);
     void (*close)(capture_source *source); /* releases the backend's part; safe half-opened */
+    bool recording; /* frames taken earlier (capture_is_recording) */
 } capture_backend;
 
 struct capture_source {
@@ -728,13 +729,19 @@ bool capture_demo_seed(const capture_source *source, uint64_t *seed)
     return true;
 }
 
+bool capture_is_recording(const capture_source *source)
+{
+    return source->backend->recording;
+}
+
 static const capture_backend backends[] = {
-    {"dir", "dir:PATH", ARGUMENT_PATH, dir_open, dir_read, dir_close},
-    {"file", "file:PATH", ARGUMENT_PATH, file_open, file_read, video_close},
-    {"v4l2", "v4l2:/dev/videoN", ARGUMENT_PATH, v4l2_open, v4l2_read, video_close},
-    {"camera", "camera[:N]", ARGUMENT_OPTIONAL_WHOLE, camera_open, camera_read, camera_close},
+    {"dir", "dir:PATH", ARGUMENT_PATH, dir_open, dir_read, dir_close, true},
+    {"file", "file:PATH", ARGUMENT_PATH, file_open, file_read, video_close, true},
+    {"v4l2", "v4l2:/dev/videoN", ARGUMENT_PATH, v4l2_open, v4l2_read, video_close, false},
+    {"camera", "camera[:N]", ARGUMENT_OPTIONAL_WHOLE, camera_open, camera_read, camera_close,
+     false},
     {"demo", "demo[:SEED][?size=WxH&pace=0|1&fps=N]", ARGUMENT_WHOLE_OPTIONS, demo_open,
-     demo_read, demo_close},
+     demo_read, demo_close, false},
 };
 #define BACKEND_COUNT (sizeof backends / sizeof backends[0])
 #define SOURCE_KINDS "camera[:N], v4l2:/dev/videoN, file:PATH, dir:PATH or demo[:SEED]"

@@ -126,6 +126,11 @@ int capture_frame_count(const capture_source *source);
  * source, valid until its next call. */
 const char *capture_error(const capture_source *source);
 
+/* Whether the source plays frames taken earlier (dir:, file:), whose times a reader may keep
+ * to replay them as they were taken; false for a live source (v4l2:, camera:), which delivers
+ * its frames at their time by itself, and for demo:, paced by its own pace= option. */
+bool capture_is_recording(const capture_source *source);
+
 /* Whether the source is the demo table; its seed into *seed when it is (for
  * recording_demo_profile: a tracker watching the demo teaches its box from the seed). */
 bool capture_demo_seed(const capture_source *source, uint64_t *seed);

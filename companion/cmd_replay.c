@@ -361,9 +361,9 @@ static int run(const cli_command *command, const run_request *request)
             break;
         }
         frames++;
-        if (request->watch) {
-            /* the source's pace: a recording is played as it was taken; a live source's
-             * frames arrive at it anyway */
+        if (request->watch && capture_is_recording(source)) {
+            /* a recording is played as it was taken; a live source's frames arrive at their
+             * pace anyway, and the demo keeps its own (pace=0: as fast as drawn) */
             if (isnan(first_frame_ms))
                 first_frame_ms = frame.time_ms;
             double ahead = (frame.time_ms - first_frame_ms) / 1000 - (wall_seconds() - started);

@@ -428,7 +428,8 @@ static void read_ok(capture_source *source, capture_frame *frame)
 }
 
 /* demo: at full speed: every frame in turn, 100 ms apart, the size asked, the count known, the
- * seed told; its frames are the demo recording's (recording_demo), frame for frame. */
+ * seed told, not a recording (a watcher does not pace it); its frames are the demo
+ * recording's (recording_demo), frame for frame. */
 static void test_capture_demo_yields_the_recordings_frames_in_time_order(void **state)
 {
     (void)state;
@@ -436,6 +437,7 @@ static void test_capture_demo_yields_the_recordings_frames_in_time_order(void **
     uint64_t seed = 0;
     assert_true(capture_demo_seed(source, &seed));
     assert_true(seed == 5);
+    assert_false(capture_is_recording(source)); /* it keeps its own pace: a reader does not wait */
     recording *r = NULL;
     char error[512];
     assert_int_equal(recording_demo(5, 320, 180, 10, &r, error, sizeof error), VISION_OK);
@@ -469,6 +471,7 @@ static void test_capture_demo_yields_the_recordings_frames_in_time_order(void **
     capture_source *dir;
     assert_int_equal(capture_open(spec, NULL, &dir, error, sizeof error), CAPTURE_OK);
     assert_false(capture_demo_seed(dir, &seed));
+    assert_true(capture_is_recording(dir)); /* taken earlier: replayed at its times */
     capture_free(dir);
     test_remove_tree(folder);
     free(spec);
