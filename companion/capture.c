@@ -127,13 +127,6 @@ static const char *quote(const char *text, char out[CAPTURE_QUOTE_MAX])
     return input_file_quote(text, strlen(text), out, CAPTURE_QUOTE_MAX);
 }
 
-static double monotonic_ms(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec * 1e3 + (double)now.tv_nsec * 1e-6;
-}
-
 static capture_status from_vision(vision_status status)
 {
     switch (status) {
@@ -525,7 +518,7 @@ static capture_status v4l2_open(capture_source *source, const char *argument,
     if (status != VISION_OK)
         return source_fail(source, status == VISION_NOMEM ? CAPTURE_NOMEM : CAPTURE_BAD_INPUT,
                            "%s", detail);
-    source->opened_ms = monotonic_ms();
+    source->opened_ms = vision_clock_ms();
     return CAPTURE_OK;
 }
 
@@ -536,7 +529,7 @@ static capture_status v4l2_read(capture_source *source, double *time_ms)
     if (status == CAPTURE_END) /* a camera has no end: it stopped */
         return source_fail(source, CAPTURE_IO, "the camera stopped sending frames");
     /* The arrival on our clock: V4L2's own timestamps are on a clock each driver picks. */
-    *time_ms = monotonic_ms() - source->opened_ms;
+    *time_ms = vision_clock_ms() - source->opened_ms;
     return status;
 }
 
@@ -555,7 +548,7 @@ static capture_status camera_open(capture_source *source, const char *argument,
                                                 sizeof detail);
     if (status != CAPTURE_OK)
         return source_fail(source, status, "%s", detail);
-    source->opened_ms = monotonic_ms();
+    source->opened_ms = vision_clock_ms();
     return CAPTURE_OK;
 #else
     (void)argument;
@@ -669,14 +662,14 @@ static capture_status demo_open(capture_source *source, const char *argument,
     if (drawn != VISION_OK)
         return source_fail(source, from_vision(drawn), "%s", detail);
     source->frame_count = recording_frame_count(source->demo);
-    source->opened_ms = monotonic_ms();
+    source->opened_ms = vision_clock_ms();
     return CAPTURE_OK;
 }
 
 /* Sleeps until the monotonic clock reads at least until_ms. */
 static void sleep_until(double until_ms)
 {
-    for (double now = monotonic_ms(); now < until_ms; now = monotonic_ms()) {
+    for (double now = vision_clock_ms(); now < until_ms; now = vision_clock_ms()) {
         double left = until_ms - now;
         struct timespec pause = {(time_t)(left / 1000), (long)(fmod(left, 1000) * 1e6)};
         nanosleep(&pause, NULL);
@@ -693,7 +686,7 @@ static capture_status demo_read(capture_source *source, double *time_ms)
     if (source->demo_paced) {
         /* a reader slower than the frame rate misses frames, as with a camera: the frame due
          * now, not one long gone */
-        double due = floor((monotonic_ms() - source->opened_ms) * recording_fps(r) / 1000.0);
+        double due = floor((vision_clock_ms() - source->opened_ms) * recording_fps(r) / 1000.0);
         if (due > frame)
             frame = due < count ? (int)due : count - 1;
     }

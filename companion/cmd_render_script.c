@@ -201,13 +201,6 @@ static void remove_folder(const char *folder)
     }
 }
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 /* The truth of a table in the game's own rows (the renderer's fixed layout keeps them). */
 static void frame_name(const char *extension, int index, char *name, size_t size)
 {
@@ -221,7 +214,7 @@ static int draw_frames(const cli_command *command, recording *r, const char *fol
                        const char *extension, int *drawn)
 {
     bool progress = isatty(STDERR_FILENO);
-    double started = now_seconds(), shown = 0;
+    double started = vision_clock_ms() / 1000.0, shown = 0;
     int code = EXIT_OK, count = recording_frame_count(r);
     char error[600] = "";
     for (int i = 0; i < count && code == EXIT_OK; i++) {
@@ -262,7 +255,7 @@ static int draw_frames(const cli_command *command, recording *r, const char *fol
         }
         free(data);
         (*drawn)++;
-        double elapsed = now_seconds() - started;
+        double elapsed = vision_clock_ms() / 1000.0 - started;
         if (progress && (elapsed - shown > 0.25 || i == count - 1)) {
             shown = elapsed;
             fprintf(stderr, "\rtablescribe render: frame %d of %d, %d drawn, %.1f frames/s ",
@@ -379,7 +372,7 @@ int cli_render_script(const cli_command *command, const vision_render_config *co
     /* a JPEG file is the camera's compression: no second loss drawn unless asked for */
     if (!request->png && render.jpeg_quality == -1)
         render.jpeg_quality = 0;
-    double started = now_seconds();
+    double started = vision_clock_ms() / 1000.0;
     recording *r = NULL;
     char error[600] = "";
     vision_status status = recording_from_script(text, request->script, &render,
@@ -426,7 +419,7 @@ int cli_render_script(const cli_command *command, const vision_render_config *co
         cli_interrupts_restore(&interrupts);
     }
     if (code == EXIT_OK) {
-        double seconds = now_seconds() - started;
+        double seconds = vision_clock_ms() / 1000.0 - started;
         int frames = recording_frame_count(r), fps = recording_fps(r);
         printf("Wrote %s: %d frames (%d drawn) at %d frames/s, %.1f s of play, %d tables, %d "
                "actions; %.1f s to record (%.1f frames/s).\n",

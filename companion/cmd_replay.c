@@ -41,13 +41,6 @@ typedef struct printer {
     bool bar_shown;
 } printer;
 
-static double wall_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 /* The seats' colours of the tracked game (its state is Expedition Luxor's). */
 static const el_state *game_state(const printer *out)
 {
@@ -344,7 +337,7 @@ static int run(const cli_command *command, const run_request *request)
                    config.tracker.options.seats);
         fflush(stdout);
     }
-    double started = wall_seconds(), first_frame_ms = NAN, shown = -1;
+    double started = vision_clock_ms() / 1000.0, first_frame_ms = NAN, shown = -1;
     int total = capture_frame_count(source), frames = 0;
     bool ended = false;
     while (code == EXIT_OK && !cli_interrupted()) {
@@ -366,7 +359,8 @@ static int run(const cli_command *command, const run_request *request)
              * pace anyway, and the demo keeps its own (pace=0: as fast as drawn) */
             if (isnan(first_frame_ms))
                 first_frame_ms = frame.time_ms;
-            double ahead = (frame.time_ms - first_frame_ms) / 1000 - (wall_seconds() - started);
+            double ahead =
+                (frame.time_ms - first_frame_ms) / 1000 - (vision_clock_ms() / 1000.0 - started);
             if (ahead > 0) {
                 struct timespec wait = {(time_t)ahead, (long)((ahead - floor(ahead)) * 1e9)};
                 nanosleep(&wait, NULL);
@@ -379,7 +373,7 @@ static int run(const cli_command *command, const run_request *request)
             code = status == TRACKER_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_FAILURE_OTHER;
             break;
         }
-        double elapsed = wall_seconds() - started;
+        double elapsed = vision_clock_ms() / 1000.0 - started;
         if (out.progress && (elapsed - shown > 0.2 || frames == total)) {
             shown = elapsed;
             show_progress(&out, frames, total, elapsed);
@@ -387,7 +381,7 @@ static int run(const cli_command *command, const run_request *request)
     }
     cli_interrupts_restore(&interrupts);
     clear_bar(&out);
-    double seconds = wall_seconds() - started;
+    double seconds = vision_clock_ms() / 1000.0 - started;
     if (code == EXIT_OK && !pipeline_registered(p)) {
         cli_error(command, "%s: the table's markers were in none of its %d frames (%s)",
                   request->source, frames, pipeline_error(p));

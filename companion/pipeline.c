@@ -36,13 +36,6 @@ struct pipeline {
     char error[400];
 };
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
 static tracker_status fail(pipeline *p, tracker_status status, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -217,7 +210,7 @@ static void on_tracker_event(void *context, const tracker_event *event)
     if (event->kind == TRACKER_MOVE) {
         p->stats.moves++;
         double waited = isnan(p->last_busy_ms) ? 0 : p->stable_ms - p->last_busy_ms;
-        out.latency_ms = waited + (now_ms() - p->read_started);
+        out.latency_ms = waited + (vision_clock_ms() - p->read_started);
     } else if (event->kind == TRACKER_FLAG) {
         p->stats.flags++;
     }
@@ -365,10 +358,10 @@ static tracker_status read_table(pipeline *p, const capture_frame *frame)
 {
     const calibration_profile *profile = p->config.profile;
     char error[320];
-    double started = now_ms();
+    double started = vision_clock_ms();
     vision_status status = vision_el_recognise(&frame->image, &p->registration, &profile->mat,
                                                &profile->el, p->seen, NULL, error, sizeof error);
-    p->stats.recognise_ms += now_ms() - started;
+    p->stats.recognise_ms += vision_clock_ms() - started;
     if (status == VISION_NOMEM)
         return fail(p, TRACKER_NOMEM, "out of memory");
     if (status != VISION_OK) {
@@ -392,9 +385,9 @@ static tracker_status read_table(pipeline *p, const capture_frame *frame)
     p->stats.reads++;
     p->stats.acting_known += p->acting >= 0;
     p->acting = -1;
-    started = now_ms();
+    started = vision_clock_ms();
     tracker_status done = tracker_observe(p->tracker, &table);
-    p->stats.tracker_ms += now_ms() - started;
+    p->stats.tracker_ms += vision_clock_ms() - started;
     if (done != TRACKER_OK)
         return fail(p, done, "%s", tracker_error(p->tracker));
     return TRACKER_OK;
@@ -408,10 +401,10 @@ static tracker_status settled(pipeline *p, const capture_frame *frame)
     const calibration_profile *profile = p->config.profile;
     vision_registration now;
     char error[320];
-    double started = now_ms();
+    double started = vision_clock_ms();
     vision_status status = vision_register(&frame->image, &profile->mat, &profile->camera, &now,
                                            error, sizeof error);
-    p->stats.register_ms += now_ms() - started;
+    p->stats.register_ms += vision_clock_ms() - started;
     if (status == VISION_NOMEM)
         return fail(p, TRACKER_NOMEM, "out of memory");
     if (status != VISION_OK) {
@@ -449,7 +442,7 @@ static tracker_status settled(pipeline *p, const capture_frame *frame)
 
 tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
 {
-    double started = now_ms();
+    double started = vision_clock_ms();
     p->stats.frames++;
     tracker_status result = TRACKER_OK;
     const calibration_profile *profile = p->config.profile;
@@ -460,10 +453,10 @@ tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
     }
     if (!p->registered || frame->image.width != p->registration.image_width ||
         frame->image.height != p->registration.image_height) {
-        double t = now_ms();
+        double t = vision_clock_ms();
         vision_status status = vision_register(&frame->image, &profile->mat, &profile->camera,
                                                &p->registration, error, sizeof error);
-        p->stats.register_ms += now_ms() - t;
+        p->stats.register_ms += vision_clock_ms() - t;
         if (status == VISION_NOMEM) {
             result = fail(p, TRACKER_NOMEM, "out of memory");
             goto done;
@@ -482,23 +475,23 @@ tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
         if (!p->tracker && (result = start_tracker(p)) != TRACKER_OK)
             goto done;
     }
-    double t = now_ms();
+    double t = vision_clock_ms();
     vision_image rectified;
     vision_status status = vision_rectify(&frame->image, &p->registration, 0, 0,
                                           profile->mat.width_mm, profile->mat.height_mm,
                                           p->config.gate_px_per_mm, &rectified);
-    p->stats.rectify_ms += now_ms() - t;
+    p->stats.rectify_ms += vision_clock_ms() - t;
     if (status != VISION_OK) {
         result = status == VISION_NOMEM ? fail(p, TRACKER_NOMEM, "out of memory")
                                         : fail(p, TRACKER_BAD_INPUT, "frame %d: cannot rectify",
                                                frame->index);
         goto done;
     }
-    t = now_ms();
+    t = vision_clock_ms();
     gate_report report;
     status = gate_feed(p->gate, &rectified, frame->time_ms, &report, error, sizeof error);
     vision_image_free(&rectified);
-    p->stats.gate_ms += now_ms() - t;
+    p->stats.gate_ms += vision_clock_ms() - t;
     if (status != VISION_OK) {
         result = fail(p, status == VISION_NOMEM ? TRACKER_NOMEM : TRACKER_BAD_INPUT,
                       "frame %d: %s", frame->index, error);
@@ -507,9 +500,9 @@ tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
     if (report.state == GATE_BUSY) {
         p->stats.busy++;
         p->last_busy_ms = frame->time_ms;
-        t = now_ms();
+        t = vision_clock_ms();
         watch_arm(p);
-        p->stats.arm_ms += now_ms() - t;
+        p->stats.arm_ms += vision_clock_ms() - t;
     } else if (report.state == GATE_STABLE) {
         p->stats.stable++;
         p->stable_ms = frame->time_ms;
@@ -517,6 +510,6 @@ tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
         result = settled(p, frame);
     }
 done:
-    p->stats.total_ms += now_ms() - started;
+    p->stats.total_ms += vision_clock_ms() - started;
     return result;
 }

@@ -20,13 +20,6 @@
 #define COLOUR_UNFIT 4.5    /* a top further than this (in spreads) from every colour is unknown */
 #define MIN_LEAN_MM 1.2     /* a piece must lean its image this far for a height to be read */
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
 static float clamp01(double value)
 {
     return (float)(value < 0.0 ? 0.0 : value > 1.0 ? 1.0 : value);
@@ -232,11 +225,11 @@ static vision_status read_table(const vision_registration *registration, const v
                                 vision_el_observation *seen, vision_el_timing *clock)
 {
     const el_table table = *table_seen;
-    double mark = now_ms();
+    double mark = vision_clock_ms();
     el_grid grid;
     vision_status status = el_grid_find(&table, mat, &grid);
-    clock->grid_ms = now_ms() - mark;
-    mark = now_ms();
+    clock->grid_ms = vision_clock_ms() - mark;
+    mark = vision_clock_ms();
     if (status == VISION_NOMEM)
         return status;
     if (status != VISION_OK) /* an empty mat is an observation too: no tiles */
@@ -273,8 +266,8 @@ static vision_status read_table(const vision_registration *registration, const v
             scenery.art[r][c] = el_model_art(model, readings[r][c].type);
             scenery.match[r][c] = readings[r][c].match;
         }
-    clock->types_ms = now_ms() - mark;
-    mark = now_ms();
+    clock->types_ms = vision_clock_ms() - mark;
+    mark = vision_clock_ms();
 
     double radius = model->piece_diameter_mm / 2.0, piece = model->piece_height_mm;
     el_evidence evidence;
@@ -416,7 +409,7 @@ static vision_status read_table(const vision_registration *registration, const v
         seen->unknown[i].row -= row0 == EL_CELLS_MAX ? 0 : row0;
         seen->unknown[i].col -= col0 == EL_CELLS_MAX ? 0 : col0;
     }
-    clock->stacks_ms = now_ms() - mark;
+    clock->stacks_ms = vision_clock_ms() - mark;
     return VISION_OK;
 }
 
@@ -429,7 +422,7 @@ vision_status vision_el_recognise(const vision_image *frame,
     memset(seen, 0, sizeof *seen);
     vision_el_timing clock;
     memset(&clock, 0, sizeof clock);
-    double start = now_ms(), mark = start;
+    double start = vision_clock_ms(), mark = start;
     for (int type = 0; type < EL_TILE_TYPES; type++)
         if (!model->type_samples[type]) {
             snprintf(error, size, "the profile was never shown a %s tile: teach it again with "
@@ -454,12 +447,12 @@ vision_status vision_el_recognise(const vision_image *frame,
         snprintf(error, size, "cannot see the table from above: %s", vision_status_message(status));
         return status;
     }
-    clock.rectify_ms = now_ms() - mark;
-    mark = now_ms();
+    clock.rectify_ms = vision_clock_ms() - mark;
+    mark = vision_clock_ms();
 
     status = read_table(registration, mat, model, &table, seen, &clock);
     el_table_free(&table);
-    clock.total_ms = now_ms() - start;
+    clock.total_ms = vision_clock_ms() - start;
     if (timing)
         *timing = clock;
     return status;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *vision_status_message(vision_status status)
@@ -179,4 +180,11 @@ vision_status vision_fill(vision_image *image, int x, int y, int width, int heig
                           uint8_t value)
 {
     return cv_shim_fill(image, x, y, width, height, value);
+}
+
+double vision_clock_ms(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec * 1e3 + (double)now.tv_nsec * 1e-6;
 }

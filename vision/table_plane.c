@@ -48,13 +48,6 @@
 static const char *const corner_names[4] = {"top-left", "top-right", "bottom-right",
                                             "bottom-left"};
 
-static double now_ms(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec * 1e3 + (double)now.tv_nsec / 1e6;
-}
-
 /* ---- small linear algebra ---- */
 
 static void mat3_mul(const double a[9], const double b[9], double out[9])
@@ -1068,7 +1061,7 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
 {
     vision_register_timing ignored, *times = timing ? timing : &ignored;
     memset(times, 0, sizeof *times);
-    double start = now_ms();
+    double start = vision_clock_ms();
     if (!frame || !frame->pixels || frame->width < 16 || frame->height < 16 ||
         (frame->channels != 1 && frame->channels != 3) ||
         frame->stride < frame->width * frame->channels)
@@ -1087,15 +1080,15 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
     vision_status status = cv_geom_grey(frame, scale, &search, detail, sizeof detail);
     if (status != VISION_OK)
         return vision_fail(error, size, status, "cannot read the frame: %s", detail);
-    double mark = now_ms();
+    double mark = vision_clock_ms();
     times->grey_ms = times->total_ms = mark - start;
 
     cv_geom_marker found[MAX_MARKERS];
     int count = 0;
     status = find_markers(frame, &search, scale, mat, found, &count, detail, sizeof detail);
     vision_image_free(&search);
-    times->detect_ms = now_ms() - mark;
-    mark = now_ms();
+    times->detect_ms = vision_clock_ms() - mark;
+    mark = vision_clock_ms();
     times->total_ms = mark - start;
     if (status != VISION_OK)
         return vision_fail(error, size, status, "cannot search the frame for markers: %s", detail);
@@ -1148,13 +1141,13 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
         if (status != VISION_OK)
             return vision_fail(error, size, status, "cannot refine marker %d's corners: %s", id, detail);
     }
-    times->refine_ms = now_ms() - mark;
-    mark = now_ms();
+    times->refine_ms = vision_clock_ms() - mark;
+    mark = vision_clock_ms();
 
     status = fit_registration((const vision_point(*)[4])corners, mat, camera, frame->width,
                               frame->height, registration, error, size);
-    times->fit_ms = now_ms() - mark;
-    times->total_ms = now_ms() - start;
+    times->fit_ms = vision_clock_ms() - mark;
+    times->total_ms = vision_clock_ms() - start;
     return status;
 }
 

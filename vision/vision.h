@@ -69,6 +69,9 @@ vision_status vision_image_new(int width, int height, int channels, vision_image
 /* Releases an owned image's pixels and zeroes it. Accepts images that own nothing. */
 void vision_image_free(vision_image *image);
 
+/* The monotonic clock in milliseconds (stage timings, pacing): differences only mean anything. */
+double vision_clock_ms(void);
+
 /* Reads an image file (PNG, JPEG, ...) as 3 channels into *image (owned). On failure *image is
  * zeroed and error (size bytes) says why, naming the file. */
 vision_status vision_image_load(const char *path, vision_image *image, char *error, size_t size);
