@@ -13,7 +13,8 @@
  *       camera, lens, noise, blur and JPEG loss; the bench draws the light and the glare (none
  *       in half the images), which the renderer does not report. Reports the shares right,
  *       wrong and unknown against issue 7's targets, the same per condition (tilt, camera
- *       height, light colour and elevation, glare, hands, stack height), how often a confident
+ *       height, light colour and elevation, glare, hands, stack height, and for heights how far
+ *       one piece moves a stack's image in the photo), how often a confident
  *       element is wrong, and the worst images with the commands that reproduce them. --hands
  *       puts 1-2 hands over every third image. --save DIR writes each failing image (at most
  *       SAVE_MAX) with its truth and what was seen, and its box's teaching photo, truth and
@@ -202,6 +203,29 @@ typedef struct rwu {
     long right, wrong, unknown;
 } rwu;
 
+/* How far one piece moves a stack's image in the photo, in pixels (the true camera, lens
+ * distortion aside): what tells its height. Right under the camera it is nothing. */
+#define LEAN_BINS 5
+static const double lean_bin_low[LEAN_BINS] = {0.0, 1.0, 2.0, 3.0, 5.0};
+
+static int lean_bin(const vision_render_info *info, int tile)
+{
+    const double *p = info->camera.projection;
+    double x = info->tiles[tile].stack_x_mm, y = info->tiles[tile].stack_y_mm;
+    double at[2][2];
+    for (int k = 0; k < 2; k++) {
+        double z = 2.0 + k * info->piece_height_mm; /* on the tile's face, one piece up */
+        double w = p[8] * x + p[9] * y + p[10] * z + p[11];
+        at[k][0] = (p[0] * x + p[1] * y + p[2] * z + p[3]) / w;
+        at[k][1] = (p[4] * x + p[5] * y + p[6] * z + p[7]) / w;
+    }
+    double lean = hypot(at[1][0] - at[0][0], at[1][1] - at[0][1]);
+    int bin = 0;
+    while (bin + 1 < LEAN_BINS && lean >= lean_bin_low[bin + 1])
+        bin++;
+    return bin;
+}
+
 typedef struct tally {
     long images, exact, failed; /* failed: registration or recognition refused the image */
     long tiles, stacks;
@@ -214,6 +238,8 @@ typedef struct tally {
     long confident_of[4], confident_wrong_of[4]; /* the same per element: VISION_EL_TYPE.. */
     rwu top_by_height[VISION_EL_STACK_MAX + 1], height_by_height[VISION_EL_STACK_MAX + 1];
     long height_read[VISION_EL_STACK_MAX + 1][VISION_EL_STACK_MAX + 2]; /* [truth][read; unknown] */
+    rwu height_by_lean[LEAN_BINS]; /* by how far one piece moves the stack's image (lean_bin) */
+    long lean_missed[LEAN_BINS], lean_off_one[LEAN_BINS]; /* read as no stack; one piece off */
 } tally;
 
 static void rwu_add(rwu *into, const rwu *from)
@@ -249,6 +275,11 @@ static void tally_add(tally *into, const tally *from)
         rwu_add(&into->height_by_height[h], &from->height_by_height[h]);
         for (int r = 0; r < VISION_EL_STACK_MAX + 2; r++)
             into->height_read[h][r] += from->height_read[h][r];
+    }
+    for (int b = 0; b < LEAN_BINS; b++) {
+        rwu_add(&into->height_by_lean[b], &from->height_by_lean[b]);
+        into->lean_missed[b] += from->lean_missed[b];
+        into->lean_off_one[b] += from->lean_off_one[b];
     }
 }
 
@@ -362,8 +393,8 @@ static void align(const vision_el_observation *truth, int truth_at[GRID_SPAN][GR
  * height; the tiles seen where there are none. seen NULL: nothing was read (every element
  * unknown). Notes what went wrong in what; returns how bad the image is (0: exactly right).
  */
-static int compare(const vision_el_observation *truth, const vision_el_observation *seen,
-                   tally *one, char *what)
+static int compare(const vision_el_observation *truth, const vision_render_info *info,
+                   const vision_el_observation *seen, tally *one, char *what)
 {
     static const vision_el_observation nothing;
     if (!seen)
@@ -473,6 +504,12 @@ static int compare(const vision_el_observation *truth, const vision_el_observati
             count(&one->height, height);
             count(&one->top_by_height[t->height], top);
             count(&one->height_by_height[t->height], height);
+            if (info) {
+                int bin = lean_bin(info, i);
+                count(&one->height_by_lean[bin], height);
+                one->lean_missed[bin] += s && s->height == 0;
+                one->lean_off_one[bin] += s && s->height > 0 && abs(s->height - t->height) == 1;
+            }
             int read = !s || s->height == VISION_UNKNOWN || s->height < 0 ||
                                s->height > VISION_EL_STACK_MAX
                            ? VISION_EL_STACK_MAX + 1
@@ -786,6 +823,26 @@ static void print_stack_heights(const tally *all)
     }
 }
 
+static void print_heights_by_lean(const tally *all)
+{
+    printf("\nstack height by how far one piece moves the stack's image in the photo (near the "
+           "camera's foot a height cannot be seen):\n");
+    printf("  %-10s %7s %9s %8s %8s   %9s %9s\n", "lean (px)", "stacks", "height ok", "wrong",
+           "unknown", "read as 0", "one off");
+    for (int b = 0; b < LEAN_BINS; b++) {
+        const rwu *h = &all->height_by_lean[b];
+        long n = h->right + h->wrong + h->unknown;
+        char name[32];
+        if (b + 1 < LEAN_BINS)
+            snprintf(name, sizeof name, "%.0f-%.0f", lean_bin_low[b], lean_bin_low[b + 1]);
+        else
+            snprintf(name, sizeof name, ">= %.0f", lean_bin_low[b]);
+        printf("  %-10s %7ld %8.2f%% %7.2f%% %7.2f%%   %8.2f%% %8.2f%%\n", name, n,
+               share(h->right, n), share(h->wrong, n), share(h->unknown, n),
+               share(all->lean_missed[b], n), share(all->lean_off_one[b], n));
+    }
+}
+
 static const char *met(double value, double target, bool at_least)
 {
     if (isnan(value))
@@ -918,7 +975,8 @@ static int accuracy(const accuracy_options *options)
                 record->condition.glare = NAN;
                 record->condition.hands = config.hands;
             }
-            record->badness = compare(truth, have_seen ? seen : NULL, &one, record->what);
+            record->badness = compare(truth, stage != 0 ? info : NULL, have_seen ? seen : NULL,
+                                      &one, record->what);
             record->failed = one.failed;
             record->exact = one.exact;
             if (stage != 0) {
@@ -1032,6 +1090,7 @@ static int accuracy(const accuracy_options *options)
 
     print_condition_table(bins);
     print_stack_heights(all);
+    print_heights_by_lean(all);
 
     qsort(records, (size_t)done, sizeof *records, compare_records);
     printf("\nworst images read (at most 2 a box; `bench_seeing accuracy --seed %llu --boxes %d "
