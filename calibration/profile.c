@@ -38,8 +38,7 @@ void calibration_profile_init(calibration_profile *profile, const char *game)
     snprintf(profile->game, sizeof profile->game, "%s", game ? game : "");
     profile->camera.known = 0;
     vision_mat_default(&profile->mat);
-    /* The empty model of vision_el_model_init: all zero, nothing taught. */
-    memset(&profile->el, 0, sizeof profile->el);
+    vision_el_model_init(&profile->el); /* nothing taught */
 }
 
 /* ---- the checks load and save share ---- */

@@ -12,6 +12,8 @@
 void vision_el_model_init(vision_el_model *model)
 {
     memset(model, 0, sizeof *model);
+    model->piece_diameter_mm = VISION_EL_PIECE_DIAMETER_MM;
+    model->piece_height_mm = VISION_EL_PIECE_HEIGHT_MM;
 }
 
 /* Adds a colour sample to a mean and spread of count samples (Welford, population). */
@@ -251,11 +253,13 @@ static vision_status learn(const vision_registration *registration, const vision
         scenery.art[r][c] = el_model_art(&learnt, t->type);
     }
 
-    /* The pieces' size and colours, twice: the first time from what is unlike the art alone
-     * (a yellow top on sand may pass for shaded sand), the second with the colours found. */
+    /* The pieces' colours, twice: the first time from what is unlike the art alone (a yellow
+     * top on sand may pass for shaded sand), the second with the colours found. Their tops are
+     * found with the size that best explains this photo's stacks, which puts the tops where
+     * this photo shows them; heights are read with the game's size (vision_el_model_init),
+     * which one photo's few stacks measure worse than it is known (bench/README.md). */
     int stacks[VISION_EL_TILES_MAX];
     int stack_count = stacks_of(truth, &scenery, row0, col0, stacks);
-    bool size_known = learnt.piece_height_mm > 0.0;
     vision_el_model guess = learnt; /* the pieces as the last round saw them */
     for (int round = 0; round < 2; round++) {
         vision_el_model next = learnt; /* what earlier photos taught, and this round's pieces */
@@ -263,15 +267,11 @@ static vision_status learn(const vision_registration *registration, const vision
         status = el_evidence_init(&evidence, &table, &scenery, round == 0 ? NULL : &guess);
         if (status != VISION_OK)
             return status;
-        if (!size_known) {
-            double r = 0.0, h = 0.0;
-            if (!fit_piece_size(&evidence, registration, truth, stacks, stack_count, row0, col0,
-                                &r, &h, error, size)) {
-                el_evidence_free(&evidence);
-                return VISION_BAD_INPUT;
-            }
-            next.piece_diameter_mm = 2.0 * r;
-            next.piece_height_mm = h;
+        double r = 0.0, h = 0.0;
+        if (!fit_piece_size(&evidence, registration, truth, stacks, stack_count, row0, col0, &r,
+                            &h, error, size)) {
+            el_evidence_free(&evidence);
+            return VISION_BAD_INPUT;
         }
         for (int i = 0; i < stack_count; i++) {
             const vision_el_tile *t = &truth->tiles[stacks[i]];
@@ -282,9 +282,8 @@ static vision_status learn(const vision_registration *registration, const vision
                 return VISION_BAD_INPUT;
             }
             el_stack_fit fit;
-            el_stack_fit_tile(&evidence, registration, row0 + t->row, col0 + t->col,
-                              next.piece_diameter_mm / 2.0, next.piece_height_mm, t->height,
-                              &fit);
+            el_stack_fit_tile(&evidence, registration, row0 + t->row, col0 + t->col, r, h,
+                              t->height, &fit);
             if (fit.found)
                 add_sample(next.colour_mean[colour], next.colour_spread[colour],
                            &next.colour_samples[colour], fit.top_colour);
@@ -293,6 +292,8 @@ static vision_status learn(const vision_registration *registration, const vision
         guess = next;
     }
     learnt = guess;
+    learnt.piece_diameter_mm = VISION_EL_PIECE_DIAMETER_MM;
+    learnt.piece_height_mm = VISION_EL_PIECE_HEIGHT_MM;
 
     /* Tokens: the colours on their tile that are not its art. */
     for (int i = 0; i < truth->tile_count; i++) {

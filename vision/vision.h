@@ -363,6 +363,12 @@ vision_status vision_el_render(const vision_render_config *config,
 
 #define VISION_EL_PATCH 24 /* a tile's art is learnt as PATCH x PATCH colours */
 
+/* An adventurer of the game: boxes differ by a millimetre or so, which the stack fit bears
+ * (bench/README.md: heights read with this size against each box's true size). Teaching does
+ * not measure it: from the few stacks of one photo the measure was worse than this. */
+#define VISION_EL_PIECE_DIAMETER_MM 14.0
+#define VISION_EL_PIECE_HEIGHT_MM 9.0
+
 /*
  * What teaching learnt of one box: pointer-free, written to the profile. Colours are white-
  * balanced against the markers' white margin and black squares (0..1, blue green red), so that
@@ -370,8 +376,8 @@ vision_status vision_el_render(const vision_render_config *config,
  */
 typedef struct vision_el_model {
     int images;                 /* teach images learnt from */
-    double piece_diameter_mm;   /* an adventurer's footprint */
-    double piece_height_mm;     /* one adventurer's height */
+    double piece_diameter_mm;   /* an adventurer's footprint (VISION_EL_PIECE_DIAMETER_MM) */
+    double piece_height_mm;     /* one adventurer's height (VISION_EL_PIECE_HEIGHT_MM) */
     float mat_colour[3];        /* the mat around the tiles */
     int type_samples[EL_TILE_TYPES]; /* tiles of each type learnt from */
     float type_art[EL_TILE_TYPES][VISION_EL_PATCH][VISION_EL_PATCH][3]; /* upright as taught */
@@ -385,7 +391,7 @@ typedef struct vision_el_model {
     float token_spread[EL_TOKEN_TYPES][3];
 } vision_el_model;
 
-/* An empty model: nothing taught. */
+/* An empty model: nothing taught but the adventurers' size, which is the game's. */
 void vision_el_model_init(vision_el_model *model);
 
 /*
