@@ -380,6 +380,22 @@ tracker_status tracker_observe(tracker *t, const tracker_table *table)
 
 /* ---- life ---- */
 
+/* The reason of the game's last flag, when no move came after it (db_events_foreach). */
+static int remember_flag(void *context, const db_event *event, const int32_t *scores)
+{
+    (void)scores;
+    char *last_flag = context;
+    if (event->kind == DB_EVENT_MOVE) {
+        last_flag[0] = '\0';
+    } else if (event->kind == DB_EVENT_FLAG && event->detail_json) {
+        json_t *detail = json_loads(event->detail_json, 0, NULL);
+        const char *reason = json_string_value(json_object_get(detail, "reason"));
+        snprintf(last_flag, TRACKER_TEXT_MAX, "%s", reason ? reason : "");
+        json_decref(detail);
+    }
+    return 0;
+}
+
 static tracker_status resume_game(tracker *t)
 {
     if (!t->archive)
@@ -425,6 +441,9 @@ static tracker_status resume_game(tracker *t)
         case GAME_LOG_OK:
             t->game_id = stored->id;
             t->actions = moves;
+            /* A flag raised before the cut is not raised again for the same table. */
+            if (db_events_foreach(t->archive, stored->id, remember_flag, t->last_flag) != DB_OK)
+                status = archive_failed(t, "reading the game's flags");
             break;
         }
     }

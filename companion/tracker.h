@@ -116,7 +116,8 @@ typedef struct tracker tracker;
 
 /*
  * A tracker for a new game (created in the archive at once) or, with config->resume, for an
- * archived live game, its state rebuilt by replaying the archived moves. archive may be NULL:
+ * archived live game, its state rebuilt by replaying the archived moves (and its last flag
+ * remembered, so that the table it was raised for does not raise it again). archive may be NULL:
  * nothing is stored. It is borrowed and must outlive the tracker.
  * *out receives a handle even on failure (tracker_error says why; free it with tracker_free),
  * NULL only when memory ran out. TRACKER_BAD_INPUT: an unknown game, options its rules refuse,

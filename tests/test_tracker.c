@@ -453,6 +453,47 @@ static void test_tracker_flags_a_misread_then_commits_the_true_table(void **stat
     assert_int_equal(flags, 2);
 }
 
+/* A flag raised before a crash is not raised again by the resumed tracker for the same table;
+ * another misread still is. */
+static void test_tracker_resumed_does_not_raise_a_flag_again(void **state)
+{
+    fixture *f = *state;
+    play(&f->truth, "desert-camp@0,2 x1");
+    el_observation o;
+    el_observe(&f->truth, &o);
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].row == 0 && o.tiles[i].col == 1)
+            o.tiles[i].type = EL_LAKE; /* the mountain misread */
+    feed_observation(f->t, &o, 2);
+    assert_int_equal(f->seen.flags, 1);
+    int64_t game_id = tracker_game_id(f->t);
+    tracker_free(f->t);
+    db_close(f->archive);
+
+    f->archive = open_archive(f->path);
+    seen_events seen = {0};
+    tracker_config config;
+    tracker_config_default(&config);
+    config.resume = game_id;
+    config.on_event = collect;
+    config.context = &seen;
+    assert_int_equal(tracker_new(&config, f->archive, &f->t), TRACKER_OK);
+    feed_observation(f->t, &o, 3); /* the same misread, after the restart */
+    assert_int_equal(seen.flags, 0);
+    assert_int_equal(assert_archived(f, 1, 0, (const char *const[]){NULL}), 1);
+
+    el_observe(&f->truth, &o);
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].row == 1 && o.tiles[i].col == 0)
+            o.tiles[i].type = EL_LAKE; /* another misread: flagged */
+    feed_observation(f->t, &o, 4);
+    assert_int_equal(seen.flags, 1);
+    feed(f->t, &f->truth, 5, false);
+    int flags =
+        assert_archived(f, 2, 1, (const char *const[]){"orange: desert-camp@0,2 x1", NULL});
+    assert_int_equal(flags, 2);
+}
+
 /* A hand over the table hides cells and fields: nothing false is committed, and the clear
  * table afterwards commits exactly what happened. */
 static void test_tracker_commits_no_false_move_under_a_hand(void **state)
@@ -672,6 +713,7 @@ int main(void)
         TEST(test_tracker_never_archives_a_guess_when_turn_ends_are_inferred, setup),
         TEST(test_tracker_commits_nothing_for_an_unchanged_table, setup_started),
         TEST(test_tracker_flags_a_misread_then_commits_the_true_table, setup_started),
+        TEST(test_tracker_resumed_does_not_raise_a_flag_again, setup_started),
         TEST(test_tracker_commits_no_false_move_under_a_hand, setup_started),
         TEST(test_tracker_flags_an_illegal_change_with_its_reason, setup_started),
         TEST(test_tracker_infers_a_turn_end_from_the_next_seats_action, setup_started),
