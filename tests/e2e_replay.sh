@@ -7,7 +7,8 @@
 # so how far it got is printed, not required); nothing is committed on a frame where a hand is
 # over the table; the bad inputs give one line and exit 2 with nothing archived; watch killed
 # mid-game (kill -9) and restarted with --resume ends with the same moves as the uninterrupted
-# run, nothing doubled.
+# run, nothing doubled; watch on the demo table teaches the demo's box, registers, commits the
+# start layout and stops on Ctrl-C with the game kept live.
 #
 #   e2e_replay.sh TABLESCRIBE
 set -u
@@ -114,6 +115,24 @@ expect "watch --resume: says it resumes" contains "$out" "resuming game 1"
 expect "watch killed after $before moves and resumed: the same moves as the uninterrupted replay ($(paste -sd'|' resumed.txt) vs $(paste -sd'|' uninterrupted.txt))" \
     cmp -s resumed.txt uninterrupted.txt
 expect "watch resumed: one game in the archive" [ "$("$tablescribe" games --db watch.sqlite | grep -c expedition-luxor)" -eq 1 ]
+
+# ---- watch on the demo table: no profile (it teaches the demo's box), stopped by Ctrl-C ----
+"$tablescribe" watch --source 'demo:1?pace=0' --db demo.sqlite >demo.txt 2>demo.err &
+watcher=$!
+for _ in $(seq 1 600); do # until the start layout is committed (two minutes at most)
+    sleep 0.2
+    grep -q '] start ' demo.txt && break
+done
+kill -INT "$watcher"
+wait "$watcher"
+status=$?
+expect "watch on the demo: teaches the demo's box itself" grep -q 'teaching the demo box' demo.err
+expect "watch on the demo: registers the table" grep -q 'registered: the camera' demo.txt
+expect "watch on the demo: commits the start layout" grep -q '] start ' demo.txt
+expect "watch on the demo: Ctrl-C ends it with status 0 ($status)" [ "$status" -eq 0 ]
+expect "watch on the demo: says how to continue the game" grep -q 'watch --resume 1' demo.txt
+expect "watch on the demo: the game is in the archive, live, its start a move" \
+    sh -c "'$tablescribe' show 1 --db demo.sqlite | grep ' move ' | grep -q ' start '"
 
 printf 'e2e_replay: %d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]
