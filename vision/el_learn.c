@@ -400,6 +400,8 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
     }
     if (status == VISION_OK)
         *model = *learnt;
+    else if (status == VISION_NOMEM)
+        snprintf(error, size, "out of memory");
     free(learnt);
     free(seen);
     return status;
