@@ -235,8 +235,8 @@ int cli_calibrate_teach(const cli_command *command, int argc, char **argv)
         goto done;
     printf("Taught %s from %d image%s into %s:\n", game, image_count, image_count > 1 ? "s" : "",
            profile_path);
-    printf("  adventurers %.1f mm across, %.1f mm tall; colours", profile->el.piece_diameter_mm,
-           profile->el.piece_height_mm);
+    printf("  adventurers %.1f mm across, %.1f mm tall (the game's); colours",
+           profile->el.piece_diameter_mm, profile->el.piece_height_mm);
     for (int i = 0; i < profile->el.colour_count; i++)
         printf("%s %s", i ? "," : "", profile->el.colours[i]);
     printf("; tokens:%s%s\n", profile->el.token_samples[EL_BOAT] ? " boat" : "",
