@@ -4,7 +4,7 @@
 #include <string.h>
 
 /* Every tile type clear of pieces (their art), stacks of four heights on desert camps (the
- * pieces' colours and size), and the two tokens on plain deserts. Rows top to bottom. */
+ * pieces' colours), and the two tokens on plain deserts. Rows top to bottom. */
 static const struct {
     el_tile_type type;
     el_token token;

@@ -94,8 +94,8 @@ static const cli_command commands[] = {
      "            centres (default 560x560), --tile-mm the game's cell (default 40); with\n"
      "            --image, a photo of the table must show all four markers where the mat puts\n"
      "            them (else nothing is written), and the camera's height and tilt are shown\n"
-     "  teach     learns your box (its tiles' art, the adventurers' colours and size, the\n"
-     "            tokens) from photos of the table whose observation you give as the truth,\n"
+     "  teach     learns your box (its tiles' art, the adventurers' colours, the tokens)\n"
+     "            from photos of the table whose observation you give as the truth,\n"
      "            and writes it to the profile (keeping its camera and mat). One photo of the\n"
      "            layout --print-layout describes is enough; --out writes that layout's truth.\n",
      cli_calibrate, NULL},

@@ -235,6 +235,9 @@ static void test_seeing_types_read_back_from_the_teaching_photo(void **state)
                                      error, sizeof error),
                      VISION_OK);
     assert_int_equal(model.images, 1);
+    /* the adventurers' size is the game's, not what this photo's stacks measure */
+    assert_true(model.piece_diameter_mm == VISION_EL_PIECE_DIAMETER_MM);
+    assert_true(model.piece_height_mm == VISION_EL_PIECE_HEIGHT_MM);
     for (int type = 0; type < EL_TILE_TYPES; type++)
         assert_int_equal(model.type_samples[type], 1 + (type == EL_MOUNTAIN)); /* clear ones */
     assert_int_equal(model.token_samples[EL_BOAT] > 0, 1);
@@ -257,6 +260,36 @@ static void test_seeing_types_read_back_from_the_teaching_photo(void **state)
     assert_int_equal(right, clean);
     assert_true(timing.total_ms > 0.0);
     vision_image_free(&p.frame);
+}
+
+/* A second photo with no stack on it (more art, other light) teaches too: no photo needs the
+ * adventurers once they are taught, nor stacks leaning their images. */
+static void test_seeing_teaches_from_a_second_photo_without_stacks(void **state)
+{
+    (void)state;
+    static vision_el_observation layout, bare;
+    static vision_el_model model;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    bare = layout;
+    for (int i = 0; i < bare.tile_count; i++) {
+        bare.tiles[i].height = 0;
+        bare.tiles[i].top = VISION_NONE;
+    }
+    photo first, second;
+    take(&first, &layout, 1, 7);
+    take(&second, &bare, 1, 8);
+    vision_el_model_init(&model);
+    char error[256] = "";
+    assert_int_equal(vision_el_learn(&first.frame, &first.registration, &first.config.mat,
+                                     &layout, &model, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(vision_el_learn(&second.frame, &second.registration, &second.config.mat,
+                                     &bare, &model, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(model.images, 2);
+    assert_int_equal(model.type_samples[EL_DESERT_CAMP], 1 + 5); /* the camps now clear */
+    vision_image_free(&first.frame);
+    vision_image_free(&second.frame);
 }
 
 static void test_seeing_refuses_what_it_was_not_taught(void **state)
@@ -389,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_seeing_refuses_what_it_was_not_taught),
         cmocka_unit_test(test_seeing_refuses_a_truth_the_photo_does_not_show),
         cmocka_unit_test(test_seeing_refuses_a_photo_that_does_not_read_back),
+        cmocka_unit_test(test_seeing_teaches_from_a_second_photo_without_stacks),
         cmocka_unit_test(test_seeing_refuses_markers_without_contrast),
         cmocka_unit_test(test_seeing_teach_layout_refuses_bad_colours),
     };

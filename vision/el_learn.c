@@ -76,8 +76,7 @@ static int model_colour(vision_el_model *model, const char *name)
     return model->colour_count++;
 }
 
-#define TYPICAL_PIECE_MM 9.0  /* for how far a piece leans its image, before it is measured */
-#define MIN_TEACH_LEAN_MM 1.5 /* a piece must lean its image this far to be measured */
+#define MIN_TEACH_LEAN_MM 1.5 /* a piece must lean its image this far for its size to be fitted */
 #define READ_BACK_SHARE 0.75  /* of the teaching photo's tile types, read back with what it taught */
 
 /* The stacks of the truth, where the art under them is known: tile indices. */
@@ -113,11 +112,10 @@ static double size_score(el_evidence *evidence, const vision_registration *regis
 /* The pieces' radius and height: the size whose capsules best cover the stacks, found one
  * measure at a time (each is sharp: a capsule too wide or too long covers art). Needs stacks
  * of two heights at least, or height and lean cannot be told apart, and stacks far enough
- * from the camera's foot for their images to lean; false otherwise, with why saying which. */
+ * from the camera's foot for their images to lean; false otherwise. */
 static bool fit_piece_size(el_evidence *evidence, const vision_registration *registration,
                            const vision_el_observation *truth, const int *tiles, int count,
-                           int row0, int col0, double *radius, double *piece, char *why,
-                           size_t why_size)
+                           int row0, int col0, double *radius, double *piece)
 {
     int low = 99, high = 0;
     for (int i = 0; i < count; i++) {
@@ -125,12 +123,8 @@ static bool fit_piece_size(el_evidence *evidence, const vision_registration *reg
         low = h < low ? h : low;
         high = h > high ? h : high;
     }
-    if (count < 2 || low == high) {
-        snprintf(why, why_size,
-                 "cannot measure the adventurers: the image needs stacks of two heights at least "
-                 "(tablescribe calibrate teach --print-layout shows a layout that has them)");
+    if (count < 2 || low == high)
         return false;
-    }
     /* A stack's height shows as how far its image leans away from the camera's foot: right
      * under the camera a piece leans its image less than a pixel or two. */
     double lean = 0.0;
@@ -139,17 +133,11 @@ static bool fit_piece_size(el_evidence *evidence, const vision_registration *reg
         double x, y;
         el_grid_centre(evidence->scenery->grid, row0 + t->row, col0 + t->col, &x, &y);
         double away = hypot(x - registration->camera_mm[0], y - registration->camera_mm[1]);
-        lean = fmax(lean, away * TYPICAL_PIECE_MM / registration->camera_mm[2]);
+        lean = fmax(lean, away * VISION_EL_PIECE_HEIGHT_MM / registration->camera_mm[2]);
     }
-    if (lean < MIN_TEACH_LEAN_MM) {
-        snprintf(why, why_size,
-                 "cannot measure the adventurers' height: the camera looks straight down on the "
-                 "stacks (a piece leans their image %.1f mm); lay the layout near a corner of "
-                 "the mat, away from the point under the camera, and photograph it again",
-                 lean);
+    if (lean < MIN_TEACH_LEAN_MM)
         return false;
-    }
-    double r = 7.0, h = 9.0;
+    double r = VISION_EL_PIECE_DIAMETER_MM / 2.0, h = VISION_EL_PIECE_HEIGHT_MM;
     static const struct {
         bool radius;
         double low, high, step;
@@ -255,9 +243,10 @@ static vision_status learn(const vision_registration *registration, const vision
 
     /* The pieces' colours, twice: the first time from what is unlike the art alone (a yellow
      * top on sand may pass for shaded sand), the second with the colours found. Their tops are
-     * found with the size that best explains this photo's stacks, which puts the tops where
-     * this photo shows them; heights are read with the game's size (vision_el_model_init),
-     * which one photo's few stacks measure worse than it is known (bench/README.md). */
+     * found with the size that best explains this photo's stacks (the game's, where they cannot
+     * tell it), which puts the tops where this photo shows them; heights are read with the
+     * game's size (vision_el_model_init), which one photo's few stacks measure worse than it is
+     * known (bench/README.md). */
     int stacks[VISION_EL_TILES_MAX];
     int stack_count = stacks_of(truth, &scenery, row0, col0, stacks);
     vision_el_model guess = learnt; /* the pieces as the last round saw them */
@@ -267,12 +256,9 @@ static vision_status learn(const vision_registration *registration, const vision
         status = el_evidence_init(&evidence, &table, &scenery, round == 0 ? NULL : &guess);
         if (status != VISION_OK)
             return status;
-        double r = 0.0, h = 0.0;
-        if (!fit_piece_size(&evidence, registration, truth, stacks, stack_count, row0, col0, &r,
-                            &h, error, size)) {
-            el_evidence_free(&evidence);
-            return VISION_BAD_INPUT;
-        }
+        /* the game's size where this photo's stacks cannot tell theirs */
+        double r = VISION_EL_PIECE_DIAMETER_MM / 2.0, h = VISION_EL_PIECE_HEIGHT_MM;
+        fit_piece_size(&evidence, registration, truth, stacks, stack_count, row0, col0, &r, &h);
         for (int i = 0; i < stack_count; i++) {
             const vision_el_tile *t = &truth->tiles[stacks[i]];
             int colour = model_colour(&next, truth->colours[t->top]);
