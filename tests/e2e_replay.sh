@@ -122,17 +122,28 @@ watcher=$!
 for _ in $(seq 1 600); do # until the start layout is committed (two minutes at most)
     sleep 0.2
     grep -q '] start ' demo.txt && break
+    kill -0 "$watcher" 2>/dev/null || break
 done
-kill -INT "$watcher"
+kill -INT "$watcher" 2>/dev/null
+# Ctrl-C must end it at once: after 30 s it is killed, and the checks below fail.
+(sleep 30 && kill -9 "$watcher" 2>/dev/null) &
+watchdog=$!
 wait "$watcher"
 status=$?
+kill "$watchdog" 2>/dev/null
+wait "$watchdog" 2>/dev/null
+demo_show() { "$tablescribe" show 1 --db demo.sqlite; }
+lacks() { ! grep -q "$1" "$2"; }
 expect "watch on the demo: teaches the demo's box itself" grep -q 'teaching the demo box' demo.err
 expect "watch on the demo: registers the table" grep -q 'registered: the camera' demo.txt
 expect "watch on the demo: commits the start layout" grep -q '] start ' demo.txt
+expect "watch on the demo: Ctrl-C stops it" grep -q '^stopped: ' demo.txt
+expect "watch on the demo: Ctrl-C, not the demo's end" lacks 'the source ended' demo.txt
 expect "watch on the demo: Ctrl-C ends it with status 0 ($status)" [ "$status" -eq 0 ]
 expect "watch on the demo: says how to continue the game" grep -q 'watch --resume 1' demo.txt
-expect "watch on the demo: the game is in the archive, live, its start a move" \
-    sh -c "'$tablescribe' show 1 --db demo.sqlite | grep ' move ' | grep -q ' start '"
+expect "watch on the demo: the game stays live in the archive" \
+    grep -q live <("$tablescribe" games --db demo.sqlite)
+expect "watch on the demo: its start archived as a move" grep -q ' move .* start ' <(demo_show)
 
 printf 'e2e_replay: %d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]
