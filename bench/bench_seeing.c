@@ -3,6 +3,7 @@
  * registration and recognition are (issue 7's targets; DESIGN.md §5 for the times).
  *
  *   bench_seeing accuracy [--boxes N] [--per-box M] [--seed S] [--hands] [--save DIR]
+ *                         [--true-size]
  *       N boxes (default 30; box b has box seed S*1000+b and 2, 3 or 4 players by b), each
  *       taught from one render of the teaching layout (calibration_teach_layout) at a scene of
  *       its own (box seed * 1000; when the learner refuses it, as a user would, another at
@@ -18,7 +19,8 @@
  *       element is wrong, and the worst images with the commands that reproduce them. --hands
  *       puts 1-2 hands over every third image. --save DIR writes each failing image (at most
  *       SAVE_MAX) with its truth and what was seen, and its box's teaching photo, truth and
- *       profile.
+ *       profile. --true-size gives each taught model its box's true adventurer size (the render
+ *       info's), to measure what the size costs the heights.
  *   bench_seeing speed [--runs N] [--seed S]
  *       one OpenCV thread: N (default 30) 1080p renders of the largest table of 200 random
  *       4-player games (10x10, about 120 adventurers): median and p95 of registration (target
@@ -635,6 +637,7 @@ typedef struct accuracy_options {
     int boxes, per_box;
     uint64_t seed;
     bool hands;
+    bool true_size; /* each model given its box's true adventurer size */
     const char *save;
 } accuracy_options;
 
@@ -684,6 +687,7 @@ typedef struct box_taught {
     vision_image frame;
     vision_el_model model;
     bool ready, saved;
+    bool true_size;     /* --true-size: the model gets the render's adventurer size */
     int retakes;        /* teaching photos taken again after a refusal */
     char why[1024];
 } box_taught;
@@ -703,11 +707,16 @@ static void teach_once(box_taught *box)
     vision_render_config_default(&config);
     config.box_seed = box->box_seed;
     config.scene_seed = box->scene_seed;
-    vision_status status =
-        vision_el_render(&config, &box->truth, &box->frame, NULL, error, sizeof error);
+    vision_render_info *info = calloc(1, sizeof *info);
+    vision_status status = info ? vision_el_render(&config, &box->truth, &box->frame, info,
+                                                   error, sizeof error)
+                                : VISION_NOMEM;
+    double true_diameter = info ? info->piece_diameter_mm : 0.0;
+    double true_height = info ? info->piece_height_mm : 0.0;
+    free(info);
     if (status != VISION_OK) {
         snprintf(box->why, sizeof box->why, "render of the teaching layout: %s: %s",
-                 vision_status_message(status), error);
+                 vision_status_message(status), status == VISION_NOMEM ? "" : error);
         return;
     }
     vision_mat mat;
@@ -726,6 +735,10 @@ static void teach_once(box_taught *box)
         snprintf(box->why, sizeof box->why, "learning the teaching image: %s: %s",
                  vision_status_message(status), error);
         return;
+    }
+    if (box->true_size) {
+        box->model.piece_diameter_mm = true_diameter;
+        box->model.piece_height_mm = true_height;
     }
     box->ready = true;
 }
@@ -879,6 +892,7 @@ static int accuracy(const accuracy_options *options)
         box->players = 2 + b % 3;
         box->box_seed = options->seed * 1000 + (uint64_t)b;
         box->scene_seed = box->box_seed * 1000; /* evaluation scenes are box_seed*1000 + 1.. */
+        box->true_size = options->true_size;
         teach_box(box);
         retakes += box->retakes;
         boxes_retaken += box->retakes > 0;
@@ -1018,10 +1032,11 @@ static int accuracy(const accuracy_options *options)
     double elapsed = bench_seconds() - started;
 
     const tally *all = &bins[BIN_ALL];
-    printf("expedition-luxor seeing accuracy: %d boxes x %d images (seed %llu%s), 1920x1080, "
+    printf("expedition-luxor seeing accuracy: %d boxes x %d images (seed %llu%s%s), 1920x1080, "
            "%.0f s\n",
            options->boxes, options->per_box, (unsigned long long)options->seed,
-           options->hands ? ", hands over a third" : "", elapsed);
+           options->hands ? ", hands over a third" : "",
+           options->true_size ? ", each box's true adventurer size" : "", elapsed);
     printf("  %ld images compared, %ld tiles, %ld stacks; render %.0f ms, registration %.1f ms, "
            "recognition %.1f ms an image on average\n",
            all->images, all->tiles, all->stacks, done ? render_s * 1e3 / done : 0.0,
@@ -1094,10 +1109,10 @@ static int accuracy(const accuracy_options *options)
 
     qsort(records, (size_t)done, sizeof *records, compare_records);
     printf("\nworst images read (at most 2 a box; `bench_seeing accuracy --seed %llu --boxes %d "
-           "--per-box %d%s --save DIR` writes each failing one with its truth, and its box's "
+           "--per-box %d%s%s --save DIR` writes each failing one with its truth, and its box's "
            "teaching photo and profile, for the commands shown):\n",
            (unsigned long long)options->seed, options->boxes, options->per_box,
-           options->hands ? " --hands" : "");
+           options->hands ? " --hands" : "", options->true_size ? " --true-size" : "");
     int shown = 0;
     int *shown_of_box = calloc((size_t)options->boxes, sizeof *shown_of_box);
     for (int i = 0; i < done && shown < WORST_SHOWN && shown_of_box; i++) {
@@ -1335,7 +1350,7 @@ static int speed(int runs, uint64_t seed)
 static void usage(void)
 {
     fprintf(stderr, "usage: bench_seeing accuracy [--boxes N] [--per-box M] [--seed S] "
-                    "[--hands] [--save DIR]\n"
+                    "[--hands] [--save DIR] [--true-size]\n"
                     "       bench_seeing speed [--runs N] [--seed S]\n");
 }
 
@@ -1382,6 +1397,8 @@ int main(int argc, char **argv)
             i++;
         } else if (is_accuracy && strcmp(arg, "--hands") == 0) {
             options.hands = true;
+        } else if (is_accuracy && strcmp(arg, "--true-size") == 0) {
+            options.true_size = true;
         } else if (is_accuracy && strcmp(arg, "--save") == 0 && next && *next) {
             options.save = next;
             i++;
