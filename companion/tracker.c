@@ -380,14 +380,14 @@ tracker_status tracker_observe(tracker *t, const tracker_table *table)
 
 /* ---- life ---- */
 
-/* The reason of the game's last flag, when no move came after it (db_events_foreach). */
+/* The reason of the game's last flag, when nothing came after it (db_events_foreach): any
+ * other event, a move or a correction, means the table changed since. */
 static int remember_flag(void *context, const db_event *event, const int32_t *scores)
 {
     (void)scores;
     char *last_flag = context;
-    if (event->kind == DB_EVENT_MOVE) {
-        last_flag[0] = '\0';
-    } else if (event->kind == DB_EVENT_FLAG && event->detail_json) {
+    last_flag[0] = '\0';
+    if (event->kind == DB_EVENT_FLAG && event->detail_json) {
         json_t *detail = json_loads(event->detail_json, 0, NULL);
         const char *reason = json_string_value(json_object_get(detail, "reason"));
         snprintf(last_flag, TRACKER_TEXT_MAX, "%s", reason ? reason : "");

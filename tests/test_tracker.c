@@ -492,6 +492,14 @@ static void test_tracker_resumed_does_not_raise_a_flag_again(void **state)
     int flags =
         assert_archived(f, 2, 1, (const char *const[]){"orange: desert-camp@0,2 x1", NULL});
     assert_int_equal(flags, 2);
+
+    /* a move after the flag: the same misread later, after another restart, is flagged anew */
+    tracker_free(f->t);
+    db_close(f->archive);
+    f->archive = open_archive(f->path);
+    assert_int_equal(tracker_new(&config, f->archive, &f->t), TRACKER_OK);
+    feed_observation(f->t, &o, 6);
+    assert_int_equal(seen.flags, 2);
 }
 
 /* A hand over the table hides cells and fields: nothing false is committed, and the clear
