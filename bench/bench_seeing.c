@@ -216,7 +216,8 @@ static int lean_bin(const vision_render_info *info, int tile)
     double x = info->tiles[tile].stack_x_mm, y = info->tiles[tile].stack_y_mm;
     double at[2][2];
     for (int k = 0; k < 2; k++) {
-        double z = 2.0 + k * info->piece_height_mm; /* on the tile's face, one piece up */
+        /* on the tile's face (2 mm up, as the recogniser's EL_TILE_THICKNESS_MM), one piece up */
+        double z = 2.0 + k * info->piece_height_mm;
         double w = p[8] * x + p[9] * y + p[10] * z + p[11];
         at[k][0] = (p[0] * x + p[1] * y + p[2] * z + p[3]) / w;
         at[k][1] = (p[4] * x + p[5] * y + p[6] * z + p[7]) / w;
@@ -393,7 +394,8 @@ static void align(const vision_el_observation *truth, int truth_at[GRID_SPAN][GR
 /*
  * Compares one image: every truth tile's type, token, and (where adventurers stand) top and
  * height; the tiles seen where there are none. seen NULL: nothing was read (every element
- * unknown). Notes what went wrong in what; returns how bad the image is (0: exactly right).
+ * unknown). info NULL (the render failed): heights are not tallied by lean. Notes what went
+ * wrong in what; returns how bad the image is (0: exactly right).
  */
 static int compare(const vision_el_observation *truth, const vision_render_info *info,
                    const vision_el_observation *seen, tally *one, char *what)
