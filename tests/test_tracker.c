@@ -418,6 +418,15 @@ static void test_tracker_commits_nothing_for_an_unchanged_table(void **state)
     assert_memory_equal(tracker_state(f->t), &committed, sizeof committed);
 }
 
+/* The truth as the camera sees it, but for the tile at (row, col) read as a lake. */
+static void observe_a_lake_at(const el_state *truth, int row, int col, el_observation *o)
+{
+    el_observe(truth, o);
+    for (int i = 0; i < o->count; i++)
+        if (o->tiles[i].row == row && o->tiles[i].col == col)
+            o->tiles[i].type = EL_LAKE;
+}
+
 /* A misread (a known tile's type, then a height) is flagged and nothing is committed; the true
  * table then commits the move. */
 static void test_tracker_flags_a_misread_then_commits_the_true_table(void **state)
@@ -425,10 +434,7 @@ static void test_tracker_flags_a_misread_then_commits_the_true_table(void **stat
     fixture *f = *state;
     play(&f->truth, "desert-camp@0,2 x1");
     el_observation o;
-    el_observe(&f->truth, &o);
-    for (int i = 0; i < o.count; i++)
-        if (o.tiles[i].row == 0 && o.tiles[i].col == 1)
-            o.tiles[i].type = EL_LAKE; /* the mountain misread */
+    observe_a_lake_at(&f->truth, 0, 1, &o); /* the start's mountain misread */
     feed_observation(f->t, &o, 2);
     feed_observation(f->t, &o, 3); /* the same misread again: flagged once */
     assert_int_equal(tracker_actions(f->t), 1);
@@ -460,10 +466,7 @@ static void test_tracker_resumed_does_not_raise_a_flag_again(void **state)
     fixture *f = *state;
     play(&f->truth, "desert-camp@0,2 x1");
     el_observation o;
-    el_observe(&f->truth, &o);
-    for (int i = 0; i < o.count; i++)
-        if (o.tiles[i].row == 0 && o.tiles[i].col == 1)
-            o.tiles[i].type = EL_LAKE; /* the mountain misread */
+    observe_a_lake_at(&f->truth, 0, 1, &o); /* the start's mountain misread */
     feed_observation(f->t, &o, 2);
     assert_int_equal(f->seen.flags, 1);
     int64_t game_id = tracker_game_id(f->t);
@@ -482,10 +485,7 @@ static void test_tracker_resumed_does_not_raise_a_flag_again(void **state)
     assert_int_equal(seen.flags, 0);
     assert_int_equal(assert_archived(f, 1, 0, (const char *const[]){NULL}), 1);
 
-    el_observe(&f->truth, &o);
-    for (int i = 0; i < o.count; i++)
-        if (o.tiles[i].row == 1 && o.tiles[i].col == 0)
-            o.tiles[i].type = EL_LAKE; /* another misread: flagged */
+    observe_a_lake_at(&f->truth, 1, 0, &o); /* another misread: flagged */
     feed_observation(f->t, &o, 4);
     assert_int_equal(seen.flags, 1);
     feed(f->t, &f->truth, 5, false);
