@@ -27,6 +27,8 @@
 #define FRAME_WIDTH 1920
 #define FRAME_HEIGHT 1080
 
+
+
 /* ---- a synthetic table ---- */
 
 typedef struct table_picture {
@@ -438,6 +440,32 @@ static void test_registration_names_a_missing_marker(void **state)
     vision_image_free(&table.image);
 }
 
+/* Seen from far, the markers found are too small for the others to decode: the message says
+ * how small, and what to do. */
+static void test_registration_says_when_the_markers_are_too_small(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    marker_place three[3] = {{0, 0, 0}, {1, mat.width_mm, 0}, {2, mat.width_mm, mat.height_mm}};
+    table_picture table;
+    table_make(&table, &mat, 3, three, 3);
+    /* 2 m up at 1080p: a 40 mm marker is about 22 pixels wide */
+    true_camera camera = camera_make(default_focal(), 2000, 0, 0, mat.width_mm / 2,
+                                     mat.height_mm / 2);
+    vision_image frame;
+    camera_view(&camera, &table, 2, &frame);
+    vision_registration registration;
+    char error[320] = "";
+    vision_status status = vision_register(&frame, &mat, NULL, &registration, error, sizeof error);
+    printf("refused: %s\n", error);
+    assert_int_equal(status, VISION_MARKER_MISSING);
+    assert_non_null(strstr(error, "marker 3 (bottom-left) not found: the markers found are only"));
+    assert_non_null(strstr(error, "--marker-mm"));
+    vision_image_free(&frame);
+    vision_image_free(&table.image);
+}
+
 static void test_registration_half_covered_marker_is_missing(void **state)
 {
     (void)state;
@@ -803,6 +831,7 @@ int main(void)
         cmocka_unit_test(test_registration_straight_down_falls_back_to_the_hint),
         cmocka_unit_test(test_registration_uses_a_calibrated_camera_and_its_distortion),
         cmocka_unit_test(test_registration_names_a_missing_marker),
+        cmocka_unit_test(test_registration_says_when_the_markers_are_too_small),
         cmocka_unit_test(test_registration_half_covered_marker_is_missing),
         cmocka_unit_test(test_registration_refuses_a_moved_marker),
         cmocka_unit_test(test_registration_refuses_the_wrong_mat_size),

@@ -44,6 +44,7 @@
 #define K1_PRIOR_PX 10.0
 
 #define MAX_MARKERS 64 /* detections kept: the four, and anything else in view */
+#define SMALL_MARKER_PX 32 /* markers narrower than this may not decode: their bits blur */
 
 static const char *const corner_names[4] = {"top-left", "top-right", "bottom-right",
                                             "bottom-left"};
@@ -1129,6 +1130,18 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
     if (missing_count > 0) {
         char names[160];
         describe_markers(names, sizeof names, missing, missing_count);
+        /* A far camera sees the markers too small for their bits to be told apart: the ones
+         * found say how small. */
+        double largest = 0;
+        for (int id = 0; id < 4; id++)
+            if (index_of[id] >= 0)
+                largest = fmax(largest, marker_side(&found[index_of[id]]));
+        if (largest < SMALL_MARKER_PX)
+            return vision_fail(error, size, VISION_MARKER_MISSING,
+                        "%s %s not found: the markers found are only %.0f pixels wide: print "
+                        "them larger (tablescribe calibrate markers --marker-mm 60) or bring "
+                        "the camera closer",
+                        missing_count == 1 ? "marker" : "markers", names, largest);
         return vision_fail(error, size, VISION_MARKER_MISSING,
                     "%s %s not found: covered or out of view",
                     missing_count == 1 ? "marker" : "markers", names);
