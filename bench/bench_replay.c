@@ -12,7 +12,8 @@
  * Reported: frames a second (reading the frames included) and the stages' share, the peak
  * resident memory (getrusage), committed moves against the script: right (in order), false
  * (committed but not the script's next line), missed (script lines never committed), flags;
- * the latency from the last busy frame to each committed move (median, p95). Targets (issue 8):
+ * the latency from the last busy frame to each committed move (median, p95); how many games
+ * had a false move, and how many were never read. Targets (issue 8):
  * false 0, missed 0, latency = settle time (600 ms) + at most 150 ms, memory <= 150 MB.
  * --min-confidence: the pipeline's min_confidence (default 0.5), to weigh moves right against
  * false ones.
@@ -212,6 +213,7 @@ int main(int argc, char **argv)
     }
     double *latencies = malloc(LATENCIES_MAX * sizeof *latencies);
     int latency_count = 0, total_matched = 0, total_wrong = 0, total_missed = 0, total_flags = 0;
+    int games_wrong = 0, games_unread = 0; /* games with a false move; games never read */
     long frames = 0;
     double seconds = 0;
     pipeline_stats sum = {0};
@@ -294,6 +296,8 @@ int main(int argc, char **argv)
                s->acting_known, s->unread);
         total_matched += run.matched;
         total_wrong += run.wrong;
+        games_wrong += run.wrong > 0;
+        games_unread += s->reads == 0 && s->unread == 0;
         total_missed += missed;
         total_flags += run.flags;
         pipeline_free(p);
@@ -312,6 +316,9 @@ int main(int argc, char **argv)
     printf("moves: %d right, %d false, %d missed; %d flags; %ld of %ld tables read with the "
            "acting seat\n",
            total_matched, total_wrong, total_missed, total_flags, sum.acting_known, sum.reads);
+    printf("games: %d of %d with a false move (one misread the rules accept, then what follows "
+           "from it), %d never read (no table settled and registered)\n",
+           games_wrong, games, games_unread);
     double median = quantile(latencies, latency_count, 0.5);
     double p95 = quantile(latencies, latency_count, 0.95);
     printf("latency, last busy frame to the move: median %.0f ms, p95 %.0f ms over %d moves "
