@@ -709,16 +709,18 @@ static void teach_once(box_taught *box)
     vision_render_config_default(&config);
     config.box_seed = box->box_seed;
     config.scene_seed = box->scene_seed;
-    vision_render_info *info = calloc(1, sizeof *info);
-    vision_status status = info ? vision_el_render(&config, &box->truth, &box->frame, info,
-                                                   error, sizeof error)
-                                : VISION_NOMEM;
+    /* the render's info only for --true-size: the size it drew */
+    vision_render_info *info = box->true_size ? calloc(1, sizeof *info) : NULL;
+    bool no_memory = box->true_size && !info;
+    vision_status status =
+        no_memory ? VISION_NOMEM
+                  : vision_el_render(&config, &box->truth, &box->frame, info, error, sizeof error);
     double true_diameter = info ? info->piece_diameter_mm : 0.0;
     double true_height = info ? info->piece_height_mm : 0.0;
     free(info);
     if (status != VISION_OK) {
-        snprintf(box->why, sizeof box->why, "render of the teaching layout: %s: %s",
-                 vision_status_message(status), status == VISION_NOMEM ? "" : error);
+        snprintf(box->why, sizeof box->why, "render of the teaching layout: %s%s%s",
+                 vision_status_message(status), no_memory ? "" : ": ", no_memory ? "" : error);
         return;
     }
     vision_mat mat;

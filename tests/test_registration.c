@@ -27,8 +27,6 @@
 #define FRAME_WIDTH 1920
 #define FRAME_HEIGHT 1080
 
-
-
 /* ---- a synthetic table ---- */
 
 typedef struct table_picture {

@@ -500,6 +500,17 @@ static void test_tracker_resumed_does_not_raise_a_flag_again(void **state)
     assert_int_equal(tracker_new(&config, f->archive, &f->t), TRACKER_OK);
     feed_observation(f->t, &o, 6);
     assert_int_equal(seen.flags, 2);
+
+    /* so after any other event, such as a player's correction archived after that flag */
+    tracker_free(f->t);
+    db_event correction = db_event_make(DB_EVENT_CORRECTION, -1, NULL);
+    int32_t scores[2] = {0, 0};
+    assert_int_equal(db_event_append(f->archive, game_id, &correction, scores, NULL), DB_OK);
+    db_close(f->archive);
+    f->archive = open_archive(f->path);
+    assert_int_equal(tracker_new(&config, f->archive, &f->t), TRACKER_OK);
+    feed_observation(f->t, &o, 7);
+    assert_int_equal(seen.flags, 3);
 }
 
 /* A hand over the table hides cells and fields: nothing false is committed, and the clear

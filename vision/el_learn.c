@@ -112,7 +112,8 @@ static double size_score(el_evidence *evidence, const vision_registration *regis
 /* The pieces' radius and height: the size whose capsules best cover the stacks, found one
  * measure at a time (each is sharp: a capsule too wide or too long covers art). Needs stacks
  * of two heights at least, or height and lean cannot be told apart, and stacks far enough
- * from the camera's foot for their images to lean; false otherwise. */
+ * from the camera's foot for their images to lean; false otherwise, *radius and *piece
+ * unchanged. */
 static bool fit_piece_size(el_evidence *evidence, const vision_registration *registration,
                            const vision_el_observation *truth, const int *tiles, int count,
                            int row0, int col0, double *radius, double *piece)

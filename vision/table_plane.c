@@ -1139,8 +1139,8 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
         if (largest < SMALL_MARKER_PX)
             return vision_fail(error, size, VISION_MARKER_MISSING,
                         "%s %s not found: the markers found are only %.0f pixels wide: print "
-                        "them larger (tablescribe calibrate markers --marker-mm 60) or bring "
-                        "the camera closer",
+                        "them larger (tablescribe calibrate markers --marker-mm 60, then "
+                        "calibrate table --marker-mm 60) or bring the camera closer",
                         missing_count == 1 ? "marker" : "markers", names, largest);
         return vision_fail(error, size, VISION_MARKER_MISSING,
                     "%s %s not found: covered or out of view",
