@@ -22,6 +22,8 @@
 #include "cv_shim_geometry.h"
 #include "pipeline.h"
 
+#include "bench_support.h"
+
 #include <ftw.h>
 #include <math.h>
 #include <stdarg.h>
@@ -30,7 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #define LINES_MAX 256
@@ -134,13 +135,6 @@ static int remove_entry(const char *path, const struct stat *info, int flag, str
     (void)flag;
     (void)ftw;
     return remove(path);
-}
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -275,7 +269,7 @@ int main(int argc, char **argv)
             capture_free(source);
             continue;
         }
-        double started = now_seconds();
+        double started = bench_seconds();
         capture_frame frame;
         capture_status read;
         while ((read = capture_read(source, &frame)) == CAPTURE_OK)
@@ -283,7 +277,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bench_replay: %s\n", pipeline_error(p));
                 break;
             }
-        seconds += now_seconds() - started;
+        seconds += bench_seconds() - started;
         const pipeline_stats *s = pipeline_stats_get(p);
         frames += s->frames;
         sum.register_ms += s->register_ms;

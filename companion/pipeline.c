@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define ACTING_SEVERAL (-2) /* more than one seat's arm since the last read */
 #define PI 3.14159265358979323846

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define HIDDEN_SHARE 0.5    /* a cell more than half unlike any art is hidden (a hand, glare) */
 #define PIECE_EXPLAINS 1.0f /* a colour this near a piece's (EL_OUTLIER² units) may be one's,
@@ -68,13 +67,12 @@ static void read_type(const vision_el_model *model, const el_patch *patch, const
         return;
     el_tile_views views;
     el_tile_views_sample(table, grid, mat, row, col, &views);
-    const vision_el_model *pieces = model;
-    reading->distance = el_tile_distance(&views, el_model_art(model, reading->type), pieces,
+    reading->distance = el_tile_distance(&views, el_model_art(model, reading->type), model,
                                          &reading->match);
     if (reading->second >= 0) {
         el_match second;
         reading->second_distance =
-            el_tile_distance(&views, el_model_art(model, reading->second), pieces, &second);
+            el_tile_distance(&views, el_model_art(model, reading->second), model, &second);
         if (reading->second_distance < reading->distance) {
             int type = reading->type;
             double distance = reading->distance;
