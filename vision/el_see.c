@@ -1047,61 +1047,80 @@ double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *m
     return el_patch_distance_masked(patch, art, NULL, match);
 }
 
+#define LIGHT_PASSES 4 /* refits of the light over what it explains (bench/README.md) */
+
+/* The light that maps the art onto the patch: a gain (a lamp, a shadow) and an offset (a
+ * glare), by least squares over the pixels use says (NULL: every one), kept within what light
+ * does. */
+static void fit_light(const el_patch *patch, const el_patch *art, int q,
+                      bool use[EL_PATCH][EL_PATCH], double *gain_out, double *offset_out)
+{
+    double covariance = 0.0, art_sum = 0.0, art_squares = 0.0, patch_sum = 0.0;
+    int n = 0;
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++) {
+            if (!use[y][x])
+                continue;
+            const float *a = el_patch_turned(art, q, x, y);
+            const float *p = patch->colour[y][x];
+            covariance += a[0] * p[0] + a[1] * p[1] + a[2] * p[2];
+            art_sum += a[0] + a[1] + a[2];
+            art_squares += a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+            patch_sum += p[0] + p[1] + p[2];
+            n += 3;
+        }
+    double art_mean = n ? art_sum / n : 0.0, patch_mean = n ? patch_sum / n : 0.0;
+    double art_variance = n ? art_squares / n - art_mean * art_mean : 0.0;
+    covariance = n ? covariance / n - art_mean * patch_mean : 0.0;
+    double gain = art_variance > 1e-6 ? covariance / art_variance : 1.0;
+    gain = gain < 0.6 ? 0.6 : gain > 1.6 ? 1.6 : gain;
+    double offset = patch_mean - gain * art_mean;
+    *gain_out = gain;
+    *offset_out = offset < -0.15 ? -0.15 : offset > 0.5 ? 0.5 : offset;
+}
+
 double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
                                 const el_patch_mask *mask, el_match *match)
 {
     const float limit = EL_OUTLIER * EL_OUTLIER;
-    int n = 0;
-    double patch_sum = 0.0;
-    for (int y = 0; y < EL_PATCH; y++)
-        for (int x = 0; x < EL_PATCH; x++)
-            if (!mask || !mask->ignore[y][x]) {
-                patch_sum += patch->colour[y][x][0] + patch->colour[y][x][1] +
-                             patch->colour[y][x][2];
-                n += 3;
-            }
     double best = INFINITY;
     for (int q = 0; q < 4; q++) {
-        /* The light: a gain (a lamp, a shadow) and an offset (a glare), by least squares over
-         * the patch (what a piece covers left out), kept within what light does. */
-        double covariance = 0.0, art_sum = 0.0, art_squares = 0.0;
+        /* The light over the patch (what a piece covers left out), then again over the pixels
+         * it explains, until they stay the same: what covers the art (a token, a stack and its
+         * shadow) must not bend the light that the rest of the art is matched under. */
+        bool use[EL_PATCH][EL_PATCH];
         for (int y = 0; y < EL_PATCH; y++)
-            for (int x = 0; x < EL_PATCH; x++) {
-                if (mask && mask->ignore[y][x])
-                    continue;
-                const float *a = el_patch_turned(art, q, x, y);
-                const float *p = patch->colour[y][x];
-                covariance += a[0] * p[0] + a[1] * p[1] + a[2] * p[2];
-                art_sum += a[0] + a[1] + a[2];
-                art_squares += a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
-            }
-        double art_mean = n ? art_sum / n : 0.0, patch_mean = n ? patch_sum / n : 0.0;
-        double art_variance = n ? art_squares / n - art_mean * art_mean : 0.0;
-        covariance = n ? covariance / n - art_mean * patch_mean : 0.0;
-        double gain = art_variance > 1e-6 ? covariance / art_variance : 1.0;
-        gain = gain < 0.6 ? 0.6 : gain > 1.6 ? 1.6 : gain;
-        double offset = patch_mean - gain * art_mean;
-        offset = offset < -0.15 ? -0.15 : offset > 0.5 ? 0.5 : offset;
-        double sum = 0.0;
+            for (int x = 0; x < EL_PATCH; x++)
+                use[y][x] = !mask || !mask->ignore[y][x];
+        double gain = 1.0, offset = 0.0, sum = 0.0;
         int out = 0;
-        for (int y = 0; y < EL_PATCH; y++)
-            for (int x = 0; x < EL_PATCH; x++) {
-                const float *a = el_patch_turned(art, q, x, y);
-                const float *p = patch->colour[y][x];
-                float d = limit + 1.0f; /* left out: unlike every art alike */
-                if (!mask || !mask->ignore[y][x]) {
-                    d = 0.0f;
-                    for (int c = 0; c < 3; c++) {
-                        float r = p[c] - (float)(gain * a[c] + offset);
-                        d += r * r;
+        bool changed = true;
+        for (int pass = 0; pass < LIGHT_PASSES && changed; pass++) {
+            fit_light(patch, art, q, use, &gain, &offset);
+            sum = 0.0;
+            out = 0;
+            changed = false;
+            for (int y = 0; y < EL_PATCH; y++)
+                for (int x = 0; x < EL_PATCH; x++) {
+                    const float *a = el_patch_turned(art, q, x, y);
+                    const float *p = patch->colour[y][x];
+                    float d = limit + 1.0f; /* left out: unlike every art alike */
+                    if (!mask || !mask->ignore[y][x]) {
+                        d = 0.0f;
+                        for (int c = 0; c < 3; c++) {
+                            float r = p[c] - (float)(gain * a[c] + offset);
+                            d += r * r;
+                        }
                     }
+                    changed |= use[y][x] != (d <= limit);
+                    use[y][x] = d <= limit;
+                    if (d > limit) {
+                        d = limit;
+                        out++;
+                    }
+                    sum += d;
                 }
-                if (d > limit) {
-                    d = limit;
-                    out++;
-                }
-                sum += d;
-            }
+        }
         sum /= (double)limit * EL_PATCH * EL_PATCH;
         if (sum < best) {
             best = sum;
