@@ -259,6 +259,9 @@ static void test_seeing_types_read_back_from_the_teaching_photo(void **state)
         assert_int_equal(model.type_samples[type], 1 + (type == EL_MOUNTAIN)); /* clear ones */
     assert_int_equal(model.token_samples[EL_BOAT] > 0, 1);
     assert_int_equal(model.token_samples[EL_SNAKES] > 0, 1);
+    assert_int_equal(model.colour_count, 4);
+    for (int i = 0; i < model.colour_count; i++) /* black and grey too, which pass for shade */
+        assert_true(model.colour_samples[i] > 0);
     vision_el_timing timing;
     assert_int_equal(vision_el_recognise(&p.frame, &p.registration, &p.config.mat, &model, &seen,
                                          &timing, error, sizeof error),
@@ -307,6 +310,33 @@ static void test_seeing_teaches_from_a_second_photo_without_stacks(void **state)
     assert_int_equal(model.type_samples[EL_DESERT_CAMP], 1 + 5); /* the camps now clear */
     vision_image_free(&first.frame);
     vision_image_free(&second.frame);
+}
+
+/* A truth whose stacks the photo does not show: the pieces' colours are never seen, and would
+ * read as black (a mean of 0), so the photo is refused, naming the stack, and nothing is
+ * learnt. */
+static void test_seeing_refuses_a_photo_without_the_truths_stacks(void **state)
+{
+    (void)state;
+    static vision_el_observation layout, bare;
+    static vision_el_model model;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    bare = layout;
+    for (int i = 0; i < bare.tile_count; i++) {
+        bare.tiles[i].height = 0;
+        bare.tiles[i].top = VISION_NONE;
+    }
+    photo p;
+    take(&p, &bare, 1, 7);
+    vision_el_model_init(&model);
+    char error[256] = "";
+    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &layout, &model,
+                                     error, sizeof error),
+                     VISION_BAD_INPUT);
+    assert_non_null(strstr(error, "adventurers were not found (the stack at row 3, column"));
+    assert_int_equal(model.images, 0);
+    assert_int_equal(model.colour_count, 0);
+    vision_image_free(&p.frame);
 }
 
 static void test_seeing_refuses_what_it_was_not_taught(void **state)
@@ -437,6 +467,7 @@ int main(void)
         cmocka_unit_test(test_seeing_patch_distance_light_ignores_what_covers_the_art),
         cmocka_unit_test(test_seeing_patch_distance_leaves_out_the_pieces),
         cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
+        cmocka_unit_test(test_seeing_refuses_a_photo_without_the_truths_stacks),
         cmocka_unit_test(test_seeing_refuses_what_it_was_not_taught),
         cmocka_unit_test(test_seeing_refuses_a_truth_the_photo_does_not_show),
         cmocka_unit_test(test_seeing_refuses_a_photo_that_does_not_read_back),

@@ -154,6 +154,7 @@ typedef struct el_scenery {
     const el_patch *art[EL_CELLS_MAX][EL_CELLS_MAX]; /* NULL: mat or unknown */
     el_match match[EL_CELLS_MAX][EL_CELLS_MAX];
     float mat_colour[3];
+    bool unshaded; /* the art as it is, no shade allowed */
 } el_scenery;
 
 /* The per-channel median of count colours (reorders values). */

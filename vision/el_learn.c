@@ -250,6 +250,9 @@ static vision_status learn(const vision_registration *registration, const vision
      * known (bench/README.md). */
     int stacks[VISION_EL_TILES_MAX];
     int stack_count = stacks_of(truth, &scenery, row0, col0, stacks);
+    /* Against the art as this photo shows it, no shade allowed: a grey piece passes for shaded
+     * sand and a black one for shaded tents, and the truth says where the stacks are anyway. */
+    scenery.unshaded = true;
     vision_el_model guess = learnt; /* the pieces as the last round saw them */
     for (int round = 0; round < 2; round++) {
         vision_el_model next = learnt; /* what earlier photos taught, and this round's pieces */
@@ -279,6 +282,18 @@ static vision_status learn(const vision_registration *registration, const vision
         guess = next;
     }
     learnt = guess;
+    /* A colour never seen would keep a mean of 0, which reads as black. */
+    for (int i = 0; i < stack_count; i++) {
+        const vision_el_tile *t = &truth->tiles[stacks[i]];
+        int colour = model_colour(&learnt, truth->colours[t->top]);
+        if (colour >= 0 && learnt.colour_samples[colour] == 0) {
+            snprintf(error, size,
+                     "the %s adventurers were not found (the stack at row %d, column %d): take "
+                     "the photo again with that stack in plain view, no hand or glare over it",
+                     truth->colours[t->top], t->row, t->col);
+            return VISION_BAD_INPUT;
+        }
+    }
     learnt.piece_diameter_mm = VISION_EL_PIECE_DIAMETER_MM;
     learnt.piece_height_mm = VISION_EL_PIECE_HEIGHT_MM;
 

@@ -1168,7 +1168,13 @@ bool el_scenery_distance(const el_scenery *scenery, double x, double y, const fl
         py = py < 0 ? 0 : py >= EL_PATCH ? EL_PATCH - 1 : py;
         float colour[3];
         el_match_expected(scenery->art[row][col], &scenery->match[row][col], px, py, colour);
-        *distance = el_shadowed_distance(seen, colour) / (EL_OUTLIER * EL_OUTLIER);
+        if (scenery->unshaded) {
+            float d = 0.0f;
+            for (int c = 0; c < 3; c++)
+                d += (seen[c] - colour[c]) * (seen[c] - colour[c]);
+            *distance = d / (EL_OUTLIER * EL_OUTLIER);
+        } else
+            *distance = el_shadowed_distance(seen, colour) / (EL_OUTLIER * EL_OUTLIER);
         return true;
     }
     *distance = mat_distance(seen, scenery->mat_colour) / (MAT_DISTANCE * MAT_DISTANCE);
