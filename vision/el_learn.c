@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SPREAD_FLOOR 0.04f        /* no colour is learnt tighter than this (balanced units) */
+#define SPREAD_FLOOR 0.08f        /* no colour is learnt tighter than this (balanced units) */
 
 void vision_el_model_init(vision_el_model *model)
 {
