@@ -45,7 +45,8 @@ vision_status calibration_teach_layout(const char *const *colours, int colour_co
 
 /* ---- the profile ---- */
 
-#define CALIBRATION_PROFILE_FORMAT 1 /* written to every profile; newer ones are refused */
+#define CALIBRATION_PROFILE_FORMAT 2 /* written to every profile; newer ones are refused; 2 added
+                                        the tokens' palettes, format 1 is still read */
 #define CALIBRATION_GAME_MAX 32
 
 /* Everything a table and a box need before a camera can read them. Pointer-free. */

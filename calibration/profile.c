@@ -2,14 +2,15 @@
  * The profile file: OpenCV FileStorage YAML (through the geometry shim), written whole or not at
  * all, read back with every value checked.
  *
- *   format: 1
+ *   format: 2 (format 1, without the tokens' palettes, is read too)
  *   game: "expedition-luxor"
  *   camera: { known, width, height, fx, fy, cx, cy, distortion: 1x5 }
  *   mat: { marker_mm, width_mm, height_mm, tile_mm }
  *   expedition_luxor: { images, piece_diameter_mm, piece_height_mm, mat_colour: 1x3,
  *                       type_samples: 1xT, type_art: (T*24)x24 of 3, colours: [names],
  *                       colour_samples: 1x8, colour_mean: 8x3, colour_spread: 8x3,
- *                       token_samples: 1xK, token_mean: Kx3, token_spread: Kx3 }
+ *                       token_samples: 1xK, token_mean: Kx3, token_spread: Kx3,
+ *                       token_palette: (K*P)x3, token_palette_share: KxP }
  */
 #include "calibration.h"
 
@@ -152,6 +153,11 @@ static const char *profile_problem(const calibration_profile *profile, char *pro
     if (!floats_within(&el->token_mean[0][0], EL_TOKEN_TYPES * 3, -COLOUR_LIMIT, COLOUR_LIMIT) ||
         !floats_within(&el->token_spread[0][0], EL_TOKEN_TYPES * 3, 0, COLOUR_LIMIT))
         return PROBLEM("expedition_luxor: a token's mean or spread out of range");
+    if (!floats_within(&el->token_palette[0][0][0], EL_TOKEN_TYPES * VISION_EL_TOKEN_PALETTE * 3,
+                       -COLOUR_LIMIT, COLOUR_LIMIT) ||
+        !floats_within(&el->token_palette_share[0][0], EL_TOKEN_TYPES * VISION_EL_TOKEN_PALETTE,
+                       0, 1))
+        return PROBLEM("expedition_luxor: a token's palette out of range");
 #undef PROBLEM
     return NULL;
 }
@@ -213,6 +219,10 @@ static vision_status write_document(const calibration_profile *profile, char **t
                          el->token_mean);
     cv_geom_write_matrix(writer, "token_spread", EL_TOKEN_TYPES, 3, 1, CV_GEOM_FLOAT,
                          el->token_spread);
+    cv_geom_write_matrix(writer, "token_palette", EL_TOKEN_TYPES * VISION_EL_TOKEN_PALETTE, 3,
+                         1, CV_GEOM_FLOAT, el->token_palette);
+    cv_geom_write_matrix(writer, "token_palette_share", EL_TOKEN_TYPES, VISION_EL_TOKEN_PALETTE,
+                         1, CV_GEOM_FLOAT, el->token_palette_share);
     cv_geom_write_end(writer);
 
     status = cv_geom_writer_finish(writer, text, length, error, size);
@@ -400,7 +410,6 @@ vision_status calibration_profile_load(const char *path, calibration_profile *pr
                       format);
         goto done;
     }
-    read.format = format;
     READ(cv_geom_read_string(reader, "game", read.game, sizeof read.game));
 
     vision_camera *camera = &read.camera;
@@ -444,6 +453,15 @@ vision_status calibration_profile_load(const char *path, calibration_profile *pr
                              CV_GEOM_FLOAT, el->token_mean));
     READ(cv_geom_read_matrix(reader, "expedition_luxor/token_spread", EL_TOKEN_TYPES, 3, 1,
                              CV_GEOM_FLOAT, el->token_spread));
+    if (format >= 2) { /* format 1 has no palettes: its tokens are read by their mean colour */
+        READ(cv_geom_read_matrix(reader, "expedition_luxor/token_palette",
+                                 EL_TOKEN_TYPES * VISION_EL_TOKEN_PALETTE, 3, 1, CV_GEOM_FLOAT,
+                                 el->token_palette));
+        READ(cv_geom_read_matrix(reader, "expedition_luxor/token_palette_share", EL_TOKEN_TYPES,
+                                 VISION_EL_TOKEN_PALETTE, 1, CV_GEOM_FLOAT,
+                                 el->token_palette_share));
+    }
+    read.format = CALIBRATION_PROFILE_FORMAT; /* written back, once taught again, as this one */
 
     char problem[256];
     if (profile_problem(&read, problem, sizeof problem)) {

@@ -69,6 +69,11 @@ static void full_profile(calibration_profile *profile)
             el->token_mean[k][c] = random_float(0, 1);
             el->token_spread[k][c] = random_float(0.01f, 0.3f);
         }
+        for (int j = 0; j < VISION_EL_TOKEN_PALETTE; j++) {
+            el->token_palette_share[k][j] = random_float(0, 1);
+            for (int c = 0; c < 3; c++)
+                el->token_palette[k][j][c] = random_float(0, 1);
+        }
     }
 }
 
@@ -122,10 +127,46 @@ static void test_calibration_profile_round_trip_is_exact(void **state)
     assert_memory_equal(&read->mat, &written->mat, sizeof written->mat);
     size_t size;
     char *text = test_read_file(path, &size);
-    assert_non_null(strstr(text, "format: 1"));
+    assert_non_null(strstr(text, "format: 2"));
     assert_non_null(strstr(text, "marker_mm"));
     free(text);
     assert_int_equal(test_folder_entries(folder), 1);
+    free(written);
+    free(read);
+    test_remove_tree(folder);
+    free(path);
+    free(folder);
+}
+
+/* A profile of format 1 (before the tokens' palettes) is still read: its palettes are empty,
+ * and it is written back, once taught again, as the format of today. */
+static void test_calibration_profile_reads_format_1(void **state)
+{
+    (void)state;
+    char *folder = test_make_folder();
+    char *path = test_path(folder, "old.yml");
+    calibration_profile *written = malloc(sizeof *written), *read = malloc(sizeof *read);
+    assert_non_null(written);
+    assert_non_null(read);
+    memset(written, 0, sizeof *written);
+    full_profile(written);
+    char error[512] = "";
+    assert_int_equal(calibration_profile_save(path, written, error, sizeof error), VISION_OK);
+    size_t size;
+    char *text = test_read_file(path, &size);
+    char *at = strstr(text, "format: 2");
+    assert_non_null(at);
+    at[strlen("format: ")] = '1';
+    test_write_file(path, text, size);
+    if (calibration_profile_load(path, read, error, sizeof error) != VISION_OK)
+        fail_msg("%s", error);
+    assert_int_equal(read->format, CALIBRATION_PROFILE_FORMAT);
+    assert_memory_equal(read->el.token_mean, written->el.token_mean, sizeof written->el.token_mean);
+    for (int k = 0; k < EL_TOKEN_TYPES; k++)
+        for (int j = 0; j < VISION_EL_TOKEN_PALETTE; j++)
+            assert_true(read->el.token_palette_share[k][j] == 0.0f);
+    assert_int_equal(calibration_profile_save(path, read, error, sizeof error), VISION_OK);
+    free(text);
     free(written);
     free(read);
     test_remove_tree(folder);
@@ -173,16 +214,18 @@ static void test_calibration_profile_load_refuses_with_one_clear_line(void **sta
 {
     (void)state;
     char *folder = test_make_folder();
-    expect_refused_edit(folder, "format: 1", "format: 2",
-                        "written by a newer tablescribe (format 2); this one reads format 1");
-    expect_refused_edit(folder, "format: 1", "format: 0", "not a profile");
-    expect_refused_edit(folder, "format: 1", "formats: 1", "not a profile (no format number");
+    expect_refused_edit(folder, "format: 2", "format: 3",
+                        "written by a newer tablescribe (format 3); this one reads format 2");
+    expect_refused_edit(folder, "format: 2", "format: 0", "not a profile");
+    expect_refused_edit(folder, "format: 2", "formats: 2", "not a profile (no format number");
     expect_refused_edit(folder, "marker_mm: 40.", "marker_mm: -40.", "mat/marker_mm");
     expect_refused_edit(folder, "tile_mm: 40.", "tile_mm: .nan", "mat/tile_mm");
     expect_refused_edit(folder, "known: 0", "known: 7", "camera/known");
     expect_refused_edit(folder, "width_mm:", "widths_mm:", "mat/width_mm: missing");
     expect_refused_edit(folder, "cols: 5", "cols: 4", "camera/distortion");
     expect_refused_edit(folder, "images: 0", "images: many", "expedition_luxor/images");
+    expect_refused_edit(folder, "token_palette:", "token_palettes:",
+                        "expedition_luxor/token_palette: missing");
     expect_refused_edit(folder, "game: expedition-luxor", "game: \"Expedition Luxor!\"", "game");
 
     char *path = test_path(folder, "profile.yml");
@@ -288,6 +331,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_calibration_profile_init_is_the_defaults),
         cmocka_unit_test(test_calibration_profile_round_trip_is_exact),
+        cmocka_unit_test(test_calibration_profile_reads_format_1),
         cmocka_unit_test(test_calibration_profile_load_refuses_with_one_clear_line),
         cmocka_unit_test(test_calibration_profile_load_survives_damaged_files),
     };

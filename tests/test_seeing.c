@@ -282,6 +282,62 @@ static void test_seeing_types_read_back_from_the_teaching_photo(void **state)
     vision_image_free(&p.frame);
 }
 
+/* The tokens are read by their print's colours (their palettes), also where a stack's could
+ * pass for them: a boat on a lake (its sail near orange) is a boat, not an orange stack. */
+static void test_seeing_reads_the_tokens_by_their_palettes(void **state)
+{
+    (void)state;
+    static vision_el_observation layout, table, seen;
+    static vision_el_model model;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    photo teach;
+    take(&teach, &layout, 1, 7);
+    vision_el_model_init(&model);
+    char error[256] = "";
+    assert_int_equal(vision_el_learn(&teach.frame, &teach.registration, &teach.config.mat,
+                                     &layout, &model, error, sizeof error),
+                     VISION_OK);
+    for (int token = EL_BOAT; token <= EL_SNAKES; token++) {
+        float shares = 0.0f;
+        for (int k = 0; k < VISION_EL_TOKEN_PALETTE; k++)
+            shares += model.token_palette_share[token][k];
+        assert_true(fabsf(shares - 1.0f) < 1e-3f);
+    }
+    table = layout; /* the boat moved from its desert to the lake */
+    for (int i = 0; i < table.tile_count; i++) {
+        vision_el_tile *t = &table.tiles[i];
+        if (t->token == EL_BOAT)
+            t->token = EL_NO_TOKEN;
+        if (t->type == EL_LAKE)
+            t->token = EL_BOAT;
+    }
+    photo p;
+    take(&p, &table, 1, 11);
+    assert_int_equal(vision_el_recognise(&p.frame, &p.registration, &p.config.mat, &model, &seen,
+                                         NULL, error, sizeof error),
+                     VISION_OK);
+    int tokens = 0;
+    for (int i = 0; i < table.tile_count; i++) {
+        const vision_el_tile *t = &table.tiles[i];
+        for (int j = 0; j < seen.tile_count; j++) {
+            const vision_el_tile *s = &seen.tiles[j];
+            if (s->row != t->row || s->col != t->col)
+                continue;
+            if (t->token != EL_NO_TOKEN) {
+                tokens++;
+                assert_int_equal(s->token, t->token);
+                assert_int_equal(s->height, 0);
+            } else if (s->token != EL_NO_TOKEN) {
+                fail_msg("a %s seen at row %d, column %d, where there is none",
+                         s->token == EL_BOAT ? "boat" : "token", s->row, s->col);
+            }
+        }
+    }
+    assert_int_equal(tokens, 2);
+    vision_image_free(&teach.frame);
+    vision_image_free(&p.frame);
+}
+
 /* A second photo with no stack on it (more art, other light) teaches too: no photo needs the
  * adventurers once they are taught, nor stacks leaning their images. */
 static void test_seeing_teaches_from_a_second_photo_without_stacks(void **state)
@@ -472,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_seeing_refuses_a_truth_the_photo_does_not_show),
         cmocka_unit_test(test_seeing_refuses_a_photo_that_does_not_read_back),
         cmocka_unit_test(test_seeing_teaches_from_a_second_photo_without_stacks),
+        cmocka_unit_test(test_seeing_reads_the_tokens_by_their_palettes),
         cmocka_unit_test(test_seeing_refuses_markers_without_contrast),
         cmocka_unit_test(test_seeing_teach_layout_refuses_bad_colours),
     };

@@ -157,6 +157,9 @@ typedef struct el_scenery {
     bool unshaded; /* the art as it is, no shade allowed */
 } el_scenery;
 
+/* The squared distance between two colours. */
+float el_squared_distance(const float a[3], const float b[3]);
+
 /* The per-channel median of count colours (reorders values). */
 void el_median_colour(float *values, int count, float colour[3]);
 
@@ -166,6 +169,11 @@ void el_median_colour(float *values, int count, float colour[3]);
  * between the art's span and the tile's edge). */
 bool el_scenery_distance(const el_scenery *scenery, double x, double y, const float seen[3],
                          float *distance);
+
+/* The squared distance from seen to colour lit k times as bright, k within [darkest,
+ * brightest] as near seen as can be. */
+float el_shaded_distance(const float seen[3], const float colour[3], float darkest,
+                         float brightest);
 
 /* The squared distance from seen to expected under some shade: a piece's or a hand's soft
  * shadow darkens what lies under it without making it a piece. */

@@ -65,6 +65,71 @@ static void learn_art(vision_el_model *model, int type, const el_table *table, c
     model->type_samples[type] = n + 1;
 }
 
+/*
+ * A token's palette: k-means of the colours it showed (count of them), started from the
+ * palette learnt before when there is one (earlier is how many colours that palette was
+ * learnt from), else from colours far apart; then averaged with it, each by its colours.
+ */
+static void learn_palette(vision_el_model *model, int token, float (*pixels)[3], int count,
+                          int earlier)
+{
+    enum { K = VISION_EL_TOKEN_PALETTE, ROUNDS = 12 };
+    float centre[K][3];
+    if (earlier > 0) {
+        memcpy(centre, model->token_palette[token], sizeof centre);
+    } else { /* the first far from the mean, each next far from those before */
+        float mean[3] = {0, 0, 0};
+        for (int i = 0; i < count; i++)
+            for (int c = 0; c < 3; c++)
+                mean[c] += pixels[i][c] / (float)count;
+        for (int k = 0; k < K; k++) {
+            int far = 0;
+            float farthest = -1.0f;
+            for (int i = 0; i < count; i++) {
+                float nearest = k == 0 ? el_squared_distance(pixels[i], mean) : INFINITY;
+                for (int j = 0; j < k; j++)
+                    nearest = fminf(nearest, el_squared_distance(pixels[i], centre[j]));
+                if (nearest > farthest) {
+                    farthest = nearest;
+                    far = i;
+                }
+            }
+            memcpy(centre[k], pixels[far], sizeof centre[k]);
+        }
+    }
+    int members[K];
+    for (int round = 0; round < ROUNDS; round++) {
+        float sum[K][3];
+        memset(sum, 0, sizeof sum);
+        memset(members, 0, sizeof members);
+        for (int i = 0; i < count; i++) {
+            int best = 0;
+            for (int k = 1; k < K; k++)
+                if (el_squared_distance(pixels[i], centre[k]) <
+                    el_squared_distance(pixels[i], centre[best]))
+                    best = k;
+            members[best]++;
+            for (int c = 0; c < 3; c++)
+                sum[best][c] += pixels[i][c];
+        }
+        for (int k = 0; k < K; k++)
+            for (int c = 0; c < 3; c++)
+                if (members[k])
+                    centre[k][c] = sum[k][c] / (float)members[k];
+    }
+    for (int k = 0; k < K; k++) {
+        float before = earlier > 0 ? model->token_palette_share[token][k] * (float)earlier : 0.0f;
+        float now = (float)members[k];
+        for (int c = 0; c < 3; c++)
+            model->token_palette[token][k][c] =
+                before + now > 0.0f
+                    ? (model->token_palette[token][k][c] * before + centre[k][c] * now) /
+                          (before + now)
+                    : centre[k][c];
+        model->token_palette_share[token][k] = (before + now) / (float)(earlier + count);
+    }
+}
+
 static int model_colour(vision_el_model *model, const char *name)
 {
     for (int i = 0; i < model->colour_count; i++)
@@ -298,6 +363,14 @@ static vision_status learn(const vision_registration *registration, const vision
     learnt.piece_height_mm = VISION_EL_PIECE_HEIGHT_MM;
 
     /* Tokens: the colours on their tile that are not its art. */
+    enum { MAX_TOKEN_PIXELS = 4 * EL_PATCH * EL_PATCH };
+    float(*token_pixels)[MAX_TOKEN_PIXELS][3] =
+        malloc(EL_TOKEN_TYPES * sizeof *token_pixels);
+    if (!token_pixels)
+        return VISION_NOMEM;
+    int token_pixel_count[EL_TOKEN_TYPES] = {0};
+    int token_samples_before[EL_TOKEN_TYPES];
+    memcpy(token_samples_before, learnt.token_samples, sizeof token_samples_before);
     for (int i = 0; i < truth->tile_count; i++) {
         const vision_el_tile *t = &truth->tiles[i];
         int r = row0 + t->row, c = col0 + t->col;
@@ -310,13 +383,20 @@ static vision_status learn(const vision_registration *registration, const vision
                 float a[3];
                 el_match_expected(scenery.art[r][c], &scenery.match[r][c], x, y, a);
                 const float *p = patch.colour[y][x];
-                float d = (p[0] - a[0]) * (p[0] - a[0]) + (p[1] - a[1]) * (p[1] - a[1]) +
-                          (p[2] - a[2]) * (p[2] - a[2]);
-                if (d > EL_OUTLIER * EL_OUTLIER)
+                if (el_squared_distance(p, a) > EL_OUTLIER * EL_OUTLIER) {
                     add_sample(learnt.token_mean[t->token], learnt.token_spread[t->token],
                                &learnt.token_samples[t->token], p);
+                    if (token_pixel_count[t->token] < MAX_TOKEN_PIXELS)
+                        memcpy(token_pixels[t->token][token_pixel_count[t->token]++], p,
+                               3 * sizeof(float));
+                }
             }
     }
+    for (int token = EL_BOAT; token <= EL_SNAKES; token++)
+        if (token_pixel_count[token] > 0)
+            learn_palette(&learnt, token, token_pixels[token], token_pixel_count[token],
+                          token_samples_before[token]);
+    free(token_pixels);
     for (int i = 0; i < learnt.colour_count; i++)
         for (int c = 0; c < 3; c++)
             if (learnt.colour_spread[i][c] < SPREAD_FLOOR)

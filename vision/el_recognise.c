@@ -141,17 +141,11 @@ static void read_top(const vision_el_model *model, const float colour[3], vision
     tile->confidence[VISION_EL_TOP] = clamp01(1.0 - exp(-(second - best) / 1.5));
 }
 
-static double squared_distance(const float a[3], const float b[3])
-{
-    return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
-           (a[2] - b[2]) * (a[2] - b[2]);
-}
-
 static double nearest_piece(const vision_el_model *model, const float colour[3])
 {
     double best = INFINITY;
     for (int i = 0; i < model->colour_count; i++)
-        best = fmin(best, squared_distance(colour, model->colour_mean[i]));
+        best = fmin(best, el_squared_distance(colour, model->colour_mean[i]));
     return best;
 }
 
@@ -160,43 +154,111 @@ static double nearest_token(const vision_el_model *model, const float colour[3])
     double best = INFINITY;
     for (int token = EL_BOAT; token <= EL_SNAKES; token++)
         if (model->token_samples[token])
-            best = fmin(best, squared_distance(colour, model->token_mean[token]));
+            best = fmin(best, el_squared_distance(colour, model->token_mean[token]));
     return best;
 }
 
-/* A flat thing on a tile: a token, when its colours are one a token was taught with. */
-static int read_token(const vision_el_model *model, const el_patch *patch, const el_patch *art,
-                      const el_match *match, float *confidence, bool *piece_like)
+#define TOKEN_OVER_STACK 0.5 /* a token this sure is read where a stack was fitted */
+#define PALETTE_NEAR 1.0f  /* a colour this near a palette's or a piece's (EL_OUTLIER² units) */
+#define PALETTE_LIKE 0.75    /* a token's colours spread over its palette at least this alike */
+
+static bool has_palette(const vision_el_model *model, int token)
 {
-    *piece_like = false;
-    float sum[3] = {0, 0, 0};
-    int count = 0;
+    float shares = 0.0f;
+    for (int k = 0; k < VISION_EL_TOKEN_PALETTE; k++)
+        shares += model->token_palette_share[token][k];
+    return shares > 0.0f;
+}
+
+/*
+ * What covers a tile's art, colour by colour: each pixel unlike the art goes to the nearest of
+ * the pieces' colours and the tokens' palettes' colours, when one is near.
+ */
+typedef struct cover {
+    int piece;
+    int token[EL_TOKEN_TYPES];
+    int palette[EL_TOKEN_TYPES][VISION_EL_TOKEN_PALETTE];
+} cover;
+
+static void cover_add(const vision_el_model *model, const float seen[3], cover *what)
+{
+    float best = el_piece_distance(model, seen);
+    int token = EL_NO_TOKEN, colour = 0;
+    for (int t = EL_BOAT; t <= EL_SNAKES; t++)
+        for (int k = 0; has_palette(model, t) && k < VISION_EL_TOKEN_PALETTE; k++) {
+            if (model->token_palette_share[t][k] <= 0.0f)
+                continue;
+            /* a little shade: a neighbour's shadow, the light's fall-off */
+            float d = el_shaded_distance(seen, model->token_palette[t][k], 0.9f, 1.2f) /
+                      (EL_OUTLIER * EL_OUTLIER);
+            if (d < best) {
+                best = d;
+                token = t;
+                colour = k;
+            }
+        }
+    if (best > PALETTE_NEAR)
+        return;
+    if (token == EL_NO_TOKEN)
+        what->piece++;
+    else {
+        what->token[token]++;
+        what->palette[token][colour]++;
+    }
+}
+
+/* How alike the spread of a token's pixels over its palette is to the learnt one
+ * (Bhattacharyya, 0..1). */
+static double palette_likeness(const vision_el_model *model, const cover *what, int token)
+{
+    if (what->token[token] == 0)
+        return 0.0;
+    double sum = 0.0;
+    for (int k = 0; k < VISION_EL_TOKEN_PALETTE; k++)
+        sum += sqrt((double)what->palette[token][k] / what->token[token] *
+                    model->token_palette_share[token][k]);
+    return sum;
+}
+
+/* read_token by the tokens' palettes: the token whose colours cover most of what lies on the
+ * art, spread over its palette as taught, unless a piece's colours cover more. */
+static int read_token_by_palette(const vision_el_model *model, const el_patch *patch,
+                                 const el_patch *art, const el_match *match, double least,
+                                 float *confidence, bool *piece_like)
+{
+    cover what;
+    memset(&what, 0, sizeof what);
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++) {
             float a[3];
             el_match_expected(art, match, x, y, a);
-            const float *p = patch->colour[y][x];
-            if (squared_distance(p, a) > EL_OUTLIER * EL_OUTLIER) {
-                for (int c = 0; c < 3; c++)
-                    sum[c] += p[c];
-                count++;
-            }
+            if (el_squared_distance(patch->colour[y][x], a) > EL_OUTLIER * EL_OUTLIER)
+                cover_add(model, patch->colour[y][x], &what);
         }
-    /* A token covers a good part of its tile; a few marks (a neighbour's shadow or its image
-     * leaning over, glare, a tile a little off its art) are none. */
-    double least = TOKEN_SHARE * EL_PATCH * EL_PATCH;
-    if (count < least) {
-        *confidence = clamp01(1.0 - count / least);
-        return EL_NO_TOKEN;
-    }
-    for (int c = 0; c < 3; c++)
-        sum[c] /= (float)count;
+    int best = what.token[EL_BOAT] >= what.token[EL_SNAKES] ? EL_BOAT : EL_SNAKES;
+    int other = best == EL_BOAT ? EL_SNAKES : EL_BOAT;
+    *piece_like = what.piece > what.token[best];
+    double likeness = palette_likeness(model, &what, best);
+    if (what.token[best] < least / 2 || likeness < PALETTE_LIKE || *piece_like)
+        return VISION_UNKNOWN;
+    /* as sure as its colours are the token's, not the other's or a piece's */
+    double rival = fmax(what.token[other], what.piece);
+    *confidence = clamp01((1.0 - rival / what.token[best]) * (likeness - PALETTE_LIKE) /
+                          (1.0 - PALETTE_LIKE) * 2.0);
+    return best;
+}
+
+/* read_token by the mean colour of what lies on the art: for profiles taught before the
+ * palettes (format 1). */
+static int read_token_by_mean(const vision_el_model *model, const float mean[3],
+                              float *confidence, bool *piece_like)
+{
     int best = VISION_UNKNOWN;
     double best_distance = INFINITY, second = INFINITY;
     for (int token = EL_BOAT; token <= EL_SNAKES; token++) {
         if (!model->token_samples[token])
             continue;
-        double d = colour_distance(sum, model->token_mean[token], model->token_spread[token]);
+        double d = colour_distance(mean, model->token_mean[token], model->token_spread[token]);
         if (d < best_distance) {
             second = best_distance;
             best_distance = d;
@@ -209,12 +271,45 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
      * black one on dark art), not a token. Measured plainly, not in spreads: a token's many
      * colours seen as a whole spread wide and a piece's narrow, so in spreads any mixed colour
      * (a stack's sides, top and shadow) would be nearer a token. */
-    double piece = nearest_piece(model, sum);
-    *piece_like = piece < PIECE_MIXED * EL_OUTLIER * EL_OUTLIER && piece < nearest_token(model, sum);
+    double piece = nearest_piece(model, mean);
+    *piece_like = piece < PIECE_MIXED * EL_OUTLIER * EL_OUTLIER && piece < nearest_token(model, mean);
     if (best_distance > 2.5)
         return VISION_UNKNOWN;
     *confidence = clamp01(1.0 - exp(-(second - best_distance) / 0.5));
     return best;
+}
+
+/* What lies flat on a tile: a token, when its colours are one a token was taught with;
+ * *piece_like when they are rather a piece's (a stack the capsules missed). */
+static int read_token(const vision_el_model *model, const el_patch *patch, const el_patch *art,
+                      const el_match *match, float *confidence, bool *piece_like)
+{
+    *piece_like = false;
+    float sum[3] = {0, 0, 0};
+    int count = 0;
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++) {
+            float a[3];
+            el_match_expected(art, match, x, y, a);
+            const float *p = patch->colour[y][x];
+            if (el_squared_distance(p, a) > EL_OUTLIER * EL_OUTLIER) {
+                for (int c = 0; c < 3; c++)
+                    sum[c] += p[c];
+                count++;
+            }
+        }
+    /* A token covers a good part of its tile; a few marks (a neighbour's shadow or its image
+     * leaning over, glare, a tile a little off its art) are none. */
+    double least = TOKEN_SHARE * EL_PATCH * EL_PATCH;
+    if (count < least) {
+        *confidence = clamp01(1.0 - count / least);
+        return EL_NO_TOKEN;
+    }
+    if (has_palette(model, EL_BOAT) && has_palette(model, EL_SNAKES))
+        return read_token_by_palette(model, patch, art, match, least, confidence, piece_like);
+    for (int c = 0; c < 3; c++)
+        sum[c] /= (float)count;
+    return read_token_by_mean(model, sum, confidence, piece_like);
 }
 
 /* Everything after the table is seen from above; vision_el_recognise's body. */
@@ -348,6 +443,19 @@ static vision_status read_table(const vision_registration *registration, const v
             if (reading->match.outliers < STACK_OUTLIERS)
                 continue;
             bool missed = false; /* a stack whose capsule was too little piece to be found */
+            if (stacked[r][c] && has_palette(model, EL_BOAT) && has_palette(model, EL_SNAKES)) {
+                /* A token's print the capsules took for a stack (the boat's sail, the snakes'
+                 * ground are near orange): its colours spread over a token's palette. */
+                float confidence = 0.0f;
+                bool piece_like;
+                el_patch probe;
+                el_patch_sample_at(&table, &grid, mat, r, c, scenery.match[r][c].shift_mm,
+                                   &probe);
+                int token = read_token(model, &probe, scenery.art[r][c], &scenery.match[r][c],
+                                       &confidence, &piece_like);
+                if (token >= EL_BOAT && confidence >= TOKEN_OVER_STACK)
+                    stacked[r][c] = false;
+            }
             if (!stacked[r][c]) {
                 /* Flat: a token, or a mark the art did not have (glare, a shadow). */
                 float confidence = 0.0f;

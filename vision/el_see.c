@@ -1135,16 +1135,28 @@ double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
 
 /* ---- stacks ---- */
 
-float el_shadowed_distance(const float seen[3], const float expected[3])
+float el_squared_distance(const float a[3], const float b[3])
 {
-    float dot = seen[0] * expected[0] + seen[1] * expected[1] + seen[2] * expected[2];
-    float norm = expected[0] * expected[0] + expected[1] * expected[1] + expected[2] * expected[2];
+    return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+           (a[2] - b[2]) * (a[2] - b[2]);
+}
+
+float el_shaded_distance(const float seen[3], const float colour[3], float darkest,
+                         float brightest)
+{
+    float dot = seen[0] * colour[0] + seen[1] * colour[1] + seen[2] * colour[2];
+    float norm = colour[0] * colour[0] + colour[1] * colour[1] + colour[2] * colour[2];
     float k = norm > 1e-6f ? dot / norm : 1.0f;
-    k = k < 0.45f ? 0.45f : k > 1.1f ? 1.1f : k;
+    k = k < darkest ? darkest : k > brightest ? brightest : k;
     float d = 0.0f;
     for (int c = 0; c < 3; c++)
-        d += (seen[c] - k * expected[c]) * (seen[c] - k * expected[c]);
+        d += (seen[c] - k * colour[c]) * (seen[c] - k * colour[c]);
     return d;
+}
+
+float el_shadowed_distance(const float seen[3], const float expected[3])
+{
+    return el_shaded_distance(seen, expected, 0.45f, 1.1f);
 }
 
 bool el_scenery_distance(const el_scenery *scenery, double x, double y, const float seen[3],
@@ -1168,13 +1180,9 @@ bool el_scenery_distance(const el_scenery *scenery, double x, double y, const fl
         py = py < 0 ? 0 : py >= EL_PATCH ? EL_PATCH - 1 : py;
         float colour[3];
         el_match_expected(scenery->art[row][col], &scenery->match[row][col], px, py, colour);
-        if (scenery->unshaded) {
-            float d = 0.0f;
-            for (int c = 0; c < 3; c++)
-                d += (seen[c] - colour[c]) * (seen[c] - colour[c]);
-            *distance = d / (EL_OUTLIER * EL_OUTLIER);
-        } else
-            *distance = el_shadowed_distance(seen, colour) / (EL_OUTLIER * EL_OUTLIER);
+        *distance = (scenery->unshaded ? el_squared_distance(seen, colour)
+                                       : el_shadowed_distance(seen, colour)) /
+                    (EL_OUTLIER * EL_OUTLIER);
         return true;
     }
     *distance = mat_distance(seen, scenery->mat_colour) / (MAT_DISTANCE * MAT_DISTANCE);

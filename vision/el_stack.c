@@ -61,13 +61,7 @@ float el_piece_distance(const vision_el_model *model, const float seen[3])
 {
     float best = INFINITY;
     for (int i = 0; i < model->colour_count; i++) {
-        const float *m = model->colour_mean[i];
-        float mm = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
-        float k = mm > 1e-6f ? (seen[0] * m[0] + seen[1] * m[1] + seen[2] * m[2]) / mm : 1.0f;
-        k = k < 0.55f ? 0.55f : k > 1.25f ? 1.25f : k;
-        float d = 0.0f;
-        for (int c = 0; c < 3; c++)
-            d += (seen[c] - k * m[c]) * (seen[c] - k * m[c]);
+        float d = el_shaded_distance(seen, model->colour_mean[i], 0.55f, 1.25f);
         best = d < best ? d : best;
     }
     return best / (EL_OUTLIER * EL_OUTLIER);

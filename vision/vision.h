@@ -368,6 +368,7 @@ vision_status vision_el_render(const vision_render_config *config,
  * not measure it: from the few stacks of one photo the measure was worse than this. */
 #define VISION_EL_PIECE_DIAMETER_MM 14.0
 #define VISION_EL_PIECE_HEIGHT_MM 9.0
+#define VISION_EL_TOKEN_PALETTE 4 /* colours a token's print is learnt as */
 
 /*
  * What teaching learnt of one box: pointer-free, written to the profile. Colours are white-
@@ -389,6 +390,11 @@ typedef struct vision_el_model {
     int token_samples[EL_TOKEN_TYPES]; /* EL_BOAT and EL_SNAKES are learnt */
     float token_mean[EL_TOKEN_TYPES][3];   /* a token's colour, seen as a whole */
     float token_spread[EL_TOKEN_TYPES][3];
+    /* A token's colours apart: its print's few colours (k-means of what it covers of its tile's
+     * art), each with the share of the token it covers. A stack's colours, mixed or not, do not
+     * share a boat's or the snakes' palette. */
+    float token_palette[EL_TOKEN_TYPES][VISION_EL_TOKEN_PALETTE][3];
+    float token_palette_share[EL_TOKEN_TYPES][VISION_EL_TOKEN_PALETTE];
 } vision_el_model;
 
 /* An empty model: nothing taught but the adventurers' size, which is the game's. */
