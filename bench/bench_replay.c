@@ -214,6 +214,7 @@ int main(int argc, char **argv)
     double *latencies = malloc(LATENCIES_MAX * sizeof *latencies);
     int latency_count = 0, total_matched = 0, total_wrong = 0, total_missed = 0, total_flags = 0;
     int games_wrong = 0, games_unread = 0; /* games with a false move; games never read */
+    int games_skipped = 0;                 /* games not recorded or not replayed */
     long frames = 0;
     double seconds = 0;
     pipeline_stats sum = {0};
@@ -245,6 +246,7 @@ int main(int argc, char **argv)
                     "--width", w, "--height", h, "--resting-hand", "--nudge", "--glare", "0",
                     "--players", "2", NULL) != 0) {
             fprintf(stderr, "bench_replay: recording game %d failed\n", g);
+            games_skipped++;
             continue;
         }
         char spec[620];
@@ -252,6 +254,7 @@ int main(int argc, char **argv)
         capture_source *source = NULL;
         if (capture_open(spec, NULL, &source, error, sizeof error) != CAPTURE_OK) {
             fprintf(stderr, "bench_replay: %s\n", error);
+            games_skipped++;
             continue;
         }
         game_run run = {.expected = &expected, .latencies = latencies,
@@ -267,6 +270,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_replay: %s\n", p ? pipeline_error(p) : "out of memory");
             pipeline_free(p);
             capture_free(source);
+            games_skipped++;
             continue;
         }
         double started = bench_seconds();
@@ -317,8 +321,12 @@ int main(int argc, char **argv)
            "acting seat\n",
            total_matched, total_wrong, total_missed, total_flags, sum.acting_known, sum.reads);
     printf("games: %d of %d with a false move (one misread the rules accept, then what follows "
-           "from it), %d with no table read\n",
-           games_wrong, games, games_unread);
+           "from it), %d with no table read%s",
+           games_wrong, games, games_unread, games_skipped ? "" : "\n");
+    if (games_skipped)
+        printf("; %d NOT REPLAYED (recording or replay failed: see above), their moves not "
+               "counted\n",
+               games_skipped);
     double median = quantile(latencies, latency_count, 0.5);
     double p95 = quantile(latencies, latency_count, 0.95);
     printf("latency, last busy frame to the move: median %.0f ms, p95 %.0f ms over %d moves "
