@@ -17,6 +17,7 @@
 #define TOKEN_SHARE 0.12    /* a token covers at least this share of its tile's art */
 #define STACK_OUTLIERS 0.02 /* a tile this much unlike its art has something on it */
 #define COLOUR_UNFIT 4.5    /* a top further than this (in spreads) from every colour is unknown */
+#define READ_AGAIN 5 /* the nearest arts read again with the pieces left out (bench/README.md) */
 #define MIN_LEAN_MM 1.2     /* a piece must lean its image this far for a height to be read */
 
 static float clamp01(double value)
@@ -45,42 +46,42 @@ static void read_type(const vision_el_model *model, const el_patch *patch, const
                       const el_grid *grid, const vision_mat *mat, int row, int col,
                       cell_reading *reading)
 {
+    double distance[EL_TILE_TYPES];
+    el_match match[EL_TILE_TYPES];
+    int order[EL_TILE_TYPES]; /* the types, nearest first */
+    for (int type = 0; type < EL_TILE_TYPES; type++) {
+        match[type] = (el_match){{0.0, 0.0}, 0, 1.0f, 0.0f, 0.0};
+        distance[type] = el_patch_distance(patch, el_model_art(model, type), &match[type]);
+        int at = type;
+        while (at > 0 && distance[order[at - 1]] > distance[type]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = type;
+    }
+    /* The nearest arts again, each where it fits best around the cell's centre and with what
+     * looks like a piece left out, unless the nearest fits as it is. */
+    int again = match[order[0]].outliers < 0.01 ? 0 : READ_AGAIN;
+    if (again > 0) {
+        el_tile_views views;
+        el_tile_views_sample(table, grid, mat, row, col, &views);
+        for (int i = 0; i < again; i++)
+            distance[order[i]] =
+                el_tile_distance(&views, el_model_art(model, order[i]), model, &match[order[i]]);
+    }
     reading->type = reading->second = -1;
     reading->distance = reading->second_distance = INFINITY;
-    for (int type = 0; type < EL_TILE_TYPES; type++) {
-        el_match match = {{0.0, 0.0}, 0, 1.0f, 0.0f, 0.0};
-        double d = el_patch_distance(patch, el_model_art(model, type), &match);
-        if (d < reading->distance) {
+    for (int i = 0; i < (again > 0 ? again : EL_TILE_TYPES); i++) {
+        int type = order[i];
+        if (distance[type] < reading->distance) {
             reading->second = reading->type;
             reading->second_distance = reading->distance;
             reading->type = type;
-            reading->distance = d;
-            reading->match = match;
-        } else if (d < reading->second_distance) {
+            reading->distance = distance[type];
+            reading->match = match[type];
+        } else if (distance[type] < reading->second_distance) {
             reading->second = type;
-            reading->second_distance = d;
-        }
-    }
-    /* The two nearest arts again, each where it fits best around the cell's centre, unless the
-     * best fits as it is. */
-    if (reading->match.outliers < 0.01)
-        return;
-    el_tile_views views;
-    el_tile_views_sample(table, grid, mat, row, col, &views);
-    reading->distance = el_tile_distance(&views, el_model_art(model, reading->type), model,
-                                         &reading->match);
-    if (reading->second >= 0) {
-        el_match second;
-        reading->second_distance =
-            el_tile_distance(&views, el_model_art(model, reading->second), model, &second);
-        if (reading->second_distance < reading->distance) {
-            int type = reading->type;
-            double distance = reading->distance;
-            reading->type = reading->second;
-            reading->distance = reading->second_distance;
-            reading->match = second;
-            reading->second = type;
-            reading->second_distance = distance;
+            reading->second_distance = distance[type];
         }
     }
 }
