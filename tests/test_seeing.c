@@ -202,6 +202,30 @@ static void test_seeing_patch_distance_light_ignores_what_covers_the_art(void **
     assert_true(fabs(match.outliers - 1.0 / 3.0) < 0.02);
 }
 
+/* Glare on the mat beside the layout: a smooth bright blob, which any art matches only with
+ * its contrast flattened to the least gain, and far even so; a real art under a dim lamp and a
+ * little glare still shows its own. */
+static void test_seeing_glare_shows_no_art(void **state)
+{
+    (void)state;
+    el_patch art, glare, dim;
+    random_patch(&art, 5);
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++) {
+            double dx = x - EL_PATCH / 2.0, dy = y - EL_PATCH / 2.0;
+            float bright = (float)(0.9 * exp(-(dx * dx + dy * dy) / 150.0));
+            for (int c = 0; c < 3; c++) {
+                glare.colour[y][x][c] = 0.15f + bright;
+                dim.colour[y][x][c] = 0.75f * art.colour[y][x][c] + 0.05f;
+            }
+        }
+    el_match match;
+    double distance = el_patch_distance(&glare, &art, &match);
+    assert_true(el_shows_no_art(distance, &match));
+    distance = el_patch_distance(&dim, &art, &match);
+    assert_false(el_shows_no_art(distance, &match));
+}
+
 /* Two arts alike but for a light band (dark in the other) and a small mark: with a black piece
  * standing on the band, what looks like a piece is left out, and the mark tells them apart. */
 static void test_seeing_patch_distance_leaves_out_the_pieces(void **state)
@@ -522,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_seeing_patch_distance_finds_the_turn_and_the_light),
         cmocka_unit_test(test_seeing_patch_distance_light_ignores_what_covers_the_art),
         cmocka_unit_test(test_seeing_patch_distance_leaves_out_the_pieces),
+        cmocka_unit_test(test_seeing_glare_shows_no_art),
         cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
         cmocka_unit_test(test_seeing_refuses_a_photo_without_the_truths_stacks),
         cmocka_unit_test(test_seeing_refuses_what_it_was_not_taught),

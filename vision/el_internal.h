@@ -98,6 +98,8 @@ const float *el_patch_turned(const el_patch *patch, int quarter_turns, int x, in
 
 #define EL_OUTLIER 0.22f /* a colour further than this (balanced units) from the art is not art */
 
+#define EL_GAIN_LEAST 0.6f /* the dimmest light a tile's art is matched under */
+
 /* How a patch matches an art: turned by quarter_turns, under light gain * art + offset. */
 typedef struct el_match {
     double shift_mm[2]; /* where the art lies off the cell's centre, along u and v */
@@ -112,6 +114,12 @@ void el_match_expected(const el_patch *art, const el_match *match, int x, int y,
 /* How far a patch is from an art (the mean of min(d², OUTLIER²) / OUTLIER², 0..1) at its best
  * turn and light; *match says which (its shift is left as it was). */
 double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *match);
+
+/* Whether a patch matched its nearest art only at the least gain the light may have, and is
+ * far from it even so: none of an art's contrast is there (glare on the mat beside the layout,
+ * a tile washed out). Such a cell is unknown, never a guessed tile. */
+#define EL_FLAT_DISTANCE 0.3
+bool el_shows_no_art(double distance, const el_match *match);
 
 /* Pixels of a patch a match leaves out, [y][x]: what a piece covers, which would favour
  * whichever art happens to be nearer the piece's colour. */

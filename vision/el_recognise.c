@@ -346,9 +346,10 @@ static vision_status read_table(const vision_registration *registration, const v
                 continue;
             el_patch_sample(&table, &grid, mat, r, c, &patches[tiles]);
             read_type(model, &patches[tiles], &table, &grid, mat, r, c, &readings[r][c]);
-            if (readings[r][c].match.outliers > HIDDEN_SHARE &&
-                hidden(model, &table, &grid, mat, r, c, &readings[r][c])) {
-                grid.tile[r][c] = false; /* hidden: reported unknown, never guessed */
+            if (el_shows_no_art(readings[r][c].distance, &readings[r][c].match) ||
+                (readings[r][c].match.outliers > HIDDEN_SHARE &&
+                         hidden(model, &table, &grid, mat, r, c, &readings[r][c]))) {
+                grid.tile[r][c] = false; /* reported unknown, never guessed */
                 if (seen->unknown_count < VISION_EL_TILES_MAX) {
                     seen->unknown[seen->unknown_count].row = r;
                     seen->unknown[seen->unknown_count].col = c;

@@ -1073,7 +1073,7 @@ static void fit_light(const el_patch *patch, const el_patch *art, int q,
     double art_variance = n ? art_squares / n - art_mean * art_mean : 0.0;
     covariance = n ? covariance / n - art_mean * patch_mean : 0.0;
     double gain = art_variance > 1e-6 ? covariance / art_variance : 1.0;
-    gain = gain < 0.6 ? 0.6 : gain > 1.6 ? 1.6 : gain;
+    gain = gain < EL_GAIN_LEAST ? EL_GAIN_LEAST : gain > 1.6 ? 1.6 : gain;
     double offset = patch_mean - gain * art_mean;
     *gain_out = gain;
     *offset_out = offset < -0.15 ? -0.15 : offset > 0.5 ? 0.5 : offset;
@@ -1131,6 +1131,11 @@ double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
         }
     }
     return best;
+}
+
+bool el_shows_no_art(double distance, const el_match *match)
+{
+    return match->gain <= EL_GAIN_LEAST + 1e-4f && distance > EL_FLAT_DISTANCE;
 }
 
 /* ---- stacks ---- */
