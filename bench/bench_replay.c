@@ -145,6 +145,7 @@ int main(int argc, char **argv)
     pipeline_config defaults;
     pipeline_config_default(&defaults);
     double min_confidence = defaults.min_confidence;
+    int marker_mm = 40; /* the markers' printed side: calibrate markers --marker-mm */
     for (int i = 1; i < argc; i++) {
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--games") == 0 && value)
@@ -159,6 +160,8 @@ int main(int argc, char **argv)
             seed = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--keep") == 0 && value)
             keep = argv[++i];
+        else if (strcmp(argv[i], "--marker-mm") == 0 && value)
+            marker_mm = atoi(argv[++i]);
         else if (strcmp(argv[i], "--min-confidence") == 0 && value) {
             char *end = NULL;
             min_confidence = strtod(argv[++i], &end);
@@ -167,14 +170,14 @@ int main(int argc, char **argv)
         }
         else {
             fprintf(stderr, "usage: bench_replay [--games N] [--lines L] [--width W --height H] "
-                            "[--seed S] [--keep DIR] [--min-confidence C]\n");
+                            "[--seed S] [--keep DIR] [--min-confidence C] [--marker-mm M]\n");
             return 2;
         }
     }
     if (games < 1 || lines < 2 || width < 64 || height < 64 ||
-        !(min_confidence >= 0 && min_confidence <= 1)) {
+        !(min_confidence >= 0 && min_confidence <= 1) || marker_mm < 10 || marker_mm > 200) {
         fprintf(stderr, "bench_replay: --games >= 1, --lines >= 2, a size of 64 or more, "
-                        "--min-confidence 0..1\n");
+                        "--min-confidence 0..1, --marker-mm 10..200\n");
         return 2;
     }
     cv_geom_set_threads(1);
@@ -194,12 +197,17 @@ int main(int argc, char **argv)
     snprintf(profile_path, sizeof profile_path, "%s/box.yaml", folder);
     snprintf(w, sizeof w, "%d", width);
     snprintf(h, sizeof h, "%d", height);
-    char box[32];
+    char box[32], marker[16];
     snprintf(box, sizeof box, "%llu", seed);
+    snprintf(marker, sizeof marker, "%d", marker_mm);
+    /* The table kit as its owner sets it up: markers of this size, recorded in the profile. */
     if (command("calibrate", "teach", "--print-layout", "--colours", "orange,black", "--out",
                 layout, NULL) != 0 ||
+        command("calibrate", "table", "--profile", profile_path, "--marker-mm", marker,
+                NULL) != 0 ||
         command("render", "--game", EL_GAME_ID, "--observation", layout, "--out", teach,
-                "--box", box, "--seed", "1000", "--glare", "0", "--width", w, "--height", h, NULL) != 0 ||
+                "--box", box, "--seed", "1000", "--glare", "0", "--width", w, "--height", h,
+                "--marker-mm", marker, NULL) != 0 ||
         command("calibrate", "teach", "--image", teach, "--truth", layout, "--profile",
                 profile_path, NULL) != 0) {
         fprintf(stderr, "bench_replay: teaching the box failed\n");
@@ -244,7 +252,7 @@ int main(int argc, char **argv)
         if (command("render", "--game", EL_GAME_ID, "--script", script_path, "--out",
                     recording, "--box", box, "--seed", scene, "--fps", "5", "--pause", "1000",
                     "--width", w, "--height", h, "--resting-hand", "--nudge", "--glare", "0",
-                    "--players", "2", NULL) != 0) {
+                    "--players", "2", "--marker-mm", marker, NULL) != 0) {
             fprintf(stderr, "bench_replay: recording game %d failed\n", g);
             games_skipped++;
             continue;
@@ -309,9 +317,10 @@ int main(int argc, char **argv)
     }
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
-    printf("\n%d games at %d x %d, one OpenCV thread, fields read below %.2f unseen: %ld frames in "
-           "%.1f s: %.1f frames/s (reading the frames included)\n",
-           games, width, height, min_confidence, frames, seconds, frames / fmax(seconds, 1e-9));
+    printf("\n%d games at %d x %d, %d mm markers, one OpenCV thread, fields read below %.2f "
+           "unseen: %ld frames in %.1f s: %.1f frames/s (reading the frames included)\n",
+           games, width, height, marker_mm, min_confidence, frames, seconds,
+           frames / fmax(seconds, 1e-9));
     printf("pipeline per frame: %.2f ms (rectify %.2f, gate %.2f); per table read: registration "
            "%.1f ms, recognition %.1f ms, tracker %.2f ms\n",
            sum.total_ms / fmax(frames, 1), sum.rectify_ms / fmax(frames, 1),
