@@ -167,6 +167,8 @@ static void test_calibration_profile_reads_format_1(void **state)
             assert_true(read->el.token_palette_share[k][j] == 0.0f);
     assert_int_equal(calibration_profile_save(path, read, error, sizeof error), VISION_OK);
     free(text);
+    text = test_read_file(path, &size);
+    assert_non_null(strstr(text, "format: 2"));
     free(written);
     free(read);
     test_remove_tree(folder);

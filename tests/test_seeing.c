@@ -226,8 +226,9 @@ static void test_seeing_glare_shows_no_art(void **state)
     assert_false(el_shows_no_art(distance, &match));
 }
 
-/* Two arts alike but for a light band (dark in the other) and a small mark: with a black piece
- * standing on the band, what looks like a piece is left out, and the mark tells them apart. */
+/* Two arts alike but for a light band (nearly black in the other) and a small mark: a black
+ * piece standing on the band makes the dark-banded art the nearer, unless what looks like a
+ * piece is left out, when the mark tells them apart. */
 static void test_seeing_patch_distance_leaves_out_the_pieces(void **state)
 {
     (void)state;
@@ -239,7 +240,7 @@ static void test_seeing_patch_distance_leaves_out_the_pieces(void **state)
                 bool band = y >= 6 && y < 16, mark = y >= 18 && x < 6;
                 if (band)
                     light.colour[y][x][c] = 0.85f;
-                dark.colour[y][x][c] = band ? 0.3f : mark ? 0.9f - light.colour[y][x][c]
+                dark.colour[y][x][c] = band ? 0.08f : mark ? 0.9f - light.colour[y][x][c]
                                                           : light.colour[y][x][c];
             }
     el_patch seen = light; /* the light-banded art, a black stack over its band */
@@ -253,6 +254,8 @@ static void test_seeing_patch_distance_leaves_out_the_pieces(void **state)
     for (int c = 0; c < 3; c++)
         pieces.colour_mean[0][c] = 0.05f;
     el_match match;
+    assert_true(el_patch_distance(&seen, &dark, &match) <
+                el_patch_distance(&seen, &light, &match));
     el_patch_mask mask;
     el_patch_mask_pieces(&seen, &pieces, &mask);
     assert_true(mask.ignore[10][3] && !mask.ignore[2][3]);
@@ -321,11 +324,28 @@ static void test_seeing_reads_the_tokens_by_their_palettes(void **state)
     assert_int_equal(vision_el_learn(&teach.frame, &teach.registration, &teach.config.mat,
                                      &layout, &model, error, sizeof error),
                      VISION_OK);
+    /* A second photo adds to the palettes, and so does one taught into a model that has
+     * token samples but no palette (a profile of format 1): the shares still make a whole. */
+    photo again;
+    take(&again, &layout, 1, 8);
+    static vision_el_model without;
+    without = model;
+    memset(without.token_palette_share, 0, sizeof without.token_palette_share);
+    assert_int_equal(vision_el_learn(&again.frame, &again.registration, &again.config.mat,
+                                     &layout, &model, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(vision_el_learn(&again.frame, &again.registration, &again.config.mat,
+                                     &layout, &without, error, sizeof error),
+                     VISION_OK);
+    vision_image_free(&again.frame);
     for (int token = EL_BOAT; token <= EL_SNAKES; token++) {
-        float shares = 0.0f;
-        for (int k = 0; k < VISION_EL_TOKEN_PALETTE; k++)
+        float shares = 0.0f, fresh = 0.0f;
+        for (int k = 0; k < VISION_EL_TOKEN_PALETTE; k++) {
             shares += model.token_palette_share[token][k];
+            fresh += without.token_palette_share[token][k];
+        }
         assert_true(fabsf(shares - 1.0f) < 1e-3f);
+        assert_true(fabsf(fresh - 1.0f) < 1e-3f);
     }
     table = layout; /* the boat moved from its desert to the lake */
     for (int i = 0; i < table.tile_count; i++) {

@@ -392,10 +392,15 @@ static vision_status learn(const vision_registration *registration, const vision
                 }
             }
     }
-    for (int token = EL_BOAT; token <= EL_SNAKES; token++)
+    for (int token = EL_BOAT; token <= EL_SNAKES; token++) {
+        /* A model from a profile of format 1 has samples but no palette: it starts afresh. */
+        float shares = 0.0f;
+        for (int k = 0; k < VISION_EL_TOKEN_PALETTE; k++)
+            shares += learnt.token_palette_share[token][k];
         if (token_pixel_count[token] > 0)
             learn_palette(&learnt, token, token_pixels[token], token_pixel_count[token],
-                          token_samples_before[token]);
+                          shares > 0.0f ? token_samples_before[token] : 0);
+    }
     free(token_pixels);
     for (int i = 0; i < learnt.colour_count; i++)
         for (int c = 0; c < 3; c++)

@@ -1047,11 +1047,11 @@ double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *m
     return el_patch_distance_masked(patch, art, NULL, match);
 }
 
-#define LIGHT_PASSES 4 /* refits of the light over what it explains (bench/README.md) */
+#define LIGHT_PASSES 4 /* fits of the light, each over what the last explained (b1a86db: 1 gave
+                          93.7% of types right, 2 95.1%, 4 96.2%, 6 and 10 no more) */
 
 /* The light that maps the art onto the patch: a gain (a lamp, a shadow) and an offset (a
- * glare), by least squares over the pixels use says (NULL: every one), kept within what light
- * does. */
+ * glare), by least squares over the pixels use says, kept within what light does. */
 static void fit_light(const el_patch *patch, const el_patch *art, int q,
                       bool use[EL_PATCH][EL_PATCH], double *gain_out, double *offset_out)
 {
