@@ -160,8 +160,11 @@ int main(int argc, char **argv)
             seed = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--keep") == 0 && value)
             keep = argv[++i];
-        else if (strcmp(argv[i], "--marker-mm") == 0 && value)
-            marker_mm = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--marker-mm") == 0 && value) {
+            char *end = NULL;
+            long mm = strtol(argv[++i], &end, 10);
+            marker_mm = end == argv[i] || *end != '\0' || mm < 10 || mm > 200 ? 0 : (int)mm;
+        }
         else if (strcmp(argv[i], "--min-confidence") == 0 && value) {
             char *end = NULL;
             min_confidence = strtod(argv[++i], &end);
@@ -284,11 +287,14 @@ int main(int argc, char **argv)
         double started = bench_seconds();
         capture_frame frame;
         capture_status read;
+        bool cut = false; /* the replay stopped before the recording's end */
         while ((read = capture_read(source, &frame)) == CAPTURE_OK)
             if (pipeline_feed(p, &frame) != TRACKER_OK) {
-                fprintf(stderr, "bench_replay: %s\n", pipeline_error(p));
+                fprintf(stderr, "bench_replay: game %d: %s\n", g, pipeline_error(p));
+                cut = true;
                 break;
             }
+        games_skipped += cut;
         seconds += bench_seconds() - started;
         const pipeline_stats *s = pipeline_stats_get(p);
         frames += s->frames;
@@ -333,8 +339,8 @@ int main(int argc, char **argv)
            "from it), %d with no table read%s",
            games_wrong, games, games_unread, games_skipped ? "" : "\n");
     if (games_skipped)
-        printf("; %d NOT REPLAYED (recording or replay failed: see above), their moves not "
-               "counted\n",
+        printf("; %d NOT REPLAYED OR CUT SHORT (recording or replay failed: see above), "
+               "their moves not all counted\n",
                games_skipped);
     double median = quantile(latencies, latency_count, 0.5);
     double p95 = quantile(latencies, latency_count, 0.95);
