@@ -461,7 +461,9 @@ vision_status calibration_profile_load(const char *path, calibration_profile *pr
                                  VISION_EL_TOKEN_PALETTE, 1, CV_GEOM_FLOAT,
                                  el->token_palette_share));
     }
-    read.format = CALIBRATION_PROFILE_FORMAT; /* written back, once taught again, as this one */
+    /* Saved again (by any command), it is written as this format; its tokens are read by
+     * their mean colour until it is taught again and learns their palettes. */
+    read.format = CALIBRATION_PROFILE_FORMAT;
 
     char problem[256];
     if (profile_problem(&read, problem, sizeof problem)) {

@@ -403,10 +403,12 @@ void vision_el_model_init(vision_el_model *model);
 /*
  * Learns from one frame whose truth is known: adds what it sees to the model (several frames
  * may be learnt, one call each). VISION_BAD_INPUT, the model unchanged, when the truth's tiles
- * are not where the frame shows tiles, or when the model learnt, once it knows every type and
- * the pieces, reads back fewer than three in four of the frame's tile types where the truth
- * puts them (rows and columns counted from the first of each); error says which. A frame the
- * model cannot recognise at all (VISION_NOT_TAUGHT: more frames to come) is not judged.
+ * are not where the frame shows tiles, when a colour the truth puts on top of a stack was
+ * never seen (in this frame or one before: its stack was not found), or when the model learnt,
+ * once it knows every type and the pieces, reads back fewer than three in four of the frame's
+ * tile types where the truth puts them (rows and columns counted from the first of each);
+ * error says which. A frame the model cannot recognise at all (VISION_NOT_TAUGHT: more frames
+ * to come) is not judged.
  */
 vision_status vision_el_learn(const vision_image *frame, const vision_registration *registration,
                               const vision_mat *mat, const vision_el_observation *truth,
