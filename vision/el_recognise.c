@@ -227,19 +227,13 @@ static double palette_likeness(const vision_el_model *model, const cover *what, 
 
 /* read_token by the tokens' palettes: the token whose colours cover most of what lies on the
  * art, spread over its palette as taught, unless a piece's colours cover more. */
-static int read_token_by_palette(const vision_el_model *model, const el_patch *patch,
-                                 const el_patch *art, const el_match *match, double least,
-                                 float *confidence, bool *piece_like)
+static int read_token_by_palette(const vision_el_model *model, const float (*unlike)[3],
+                                 int count, double least, float *confidence, bool *piece_like)
 {
     cover what;
     memset(&what, 0, sizeof what);
-    for (int y = 0; y < EL_PATCH; y++)
-        for (int x = 0; x < EL_PATCH; x++) {
-            float a[3];
-            el_match_expected(art, match, x, y, a);
-            if (el_squared_distance(patch->colour[y][x], a) > EL_OUTLIER * EL_OUTLIER)
-                cover_add(model, patch->colour[y][x], &what);
-        }
+    for (int i = 0; i < count; i++)
+        cover_add(model, unlike[i], &what);
     int best = what.token[EL_BOAT] >= what.token[EL_SNAKES] ? EL_BOAT : EL_SNAKES;
     int other = best == EL_BOAT ? EL_SNAKES : EL_BOAT;
     *piece_like = what.piece > what.token[best];
@@ -290,7 +284,7 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
                       const el_match *match, float *confidence, bool *piece_like)
 {
     *piece_like = false;
-    float sum[3] = {0, 0, 0};
+    float sum[3] = {0, 0, 0}, unlike[EL_PATCH * EL_PATCH][3]; /* the colours unlike the art */
     int count = 0;
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++) {
@@ -298,8 +292,10 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
             el_match_expected(art, match, x, y, a);
             const float *p = patch->colour[y][x];
             if (el_squared_distance(p, a) > EL_OUTLIER * EL_OUTLIER) {
-                for (int c = 0; c < 3; c++)
+                for (int c = 0; c < 3; c++) {
                     sum[c] += p[c];
+                    unlike[count][c] = p[c];
+                }
                 count++;
             }
         }
@@ -311,7 +307,8 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
         return EL_NO_TOKEN;
     }
     if (has_palette(model, EL_BOAT) && has_palette(model, EL_SNAKES))
-        return read_token_by_palette(model, patch, art, match, least, confidence, piece_like);
+        return read_token_by_palette(model, (const float(*)[3])unlike, count, least, confidence,
+                                     piece_like);
     for (int c = 0; c < 3; c++)
         sum[c] /= (float)count;
     return read_token_by_mean(model, sum, confidence, piece_like);
