@@ -382,6 +382,16 @@ static void test_seeing_reads_the_tokens_by_their_palettes(void **state)
     vision_image_free(&p.frame);
 }
 
+/* The layout with its stacks taken off. */
+static void without_stacks(const vision_el_observation *layout, vision_el_observation *bare)
+{
+    *bare = *layout;
+    for (int i = 0; i < bare->tile_count; i++) {
+        bare->tiles[i].height = 0;
+        bare->tiles[i].top = VISION_NONE;
+    }
+}
+
 /* A second photo with no stack on it (more art, other light) teaches too: no photo needs the
  * adventurers once they are taught, nor stacks leaning their images. */
 static void test_seeing_teaches_from_a_second_photo_without_stacks(void **state)
@@ -390,11 +400,7 @@ static void test_seeing_teaches_from_a_second_photo_without_stacks(void **state)
     static vision_el_observation layout, bare;
     static vision_el_model model;
     assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
-    bare = layout;
-    for (int i = 0; i < bare.tile_count; i++) {
-        bare.tiles[i].height = 0;
-        bare.tiles[i].top = VISION_NONE;
-    }
+    without_stacks(&layout, &bare);
     photo first, second;
     take(&first, &layout, 1, 7);
     take(&second, &bare, 1, 8);
@@ -421,11 +427,7 @@ static void test_seeing_refuses_a_photo_without_the_truths_stacks(void **state)
     static vision_el_observation layout, bare;
     static vision_el_model model;
     assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
-    bare = layout;
-    for (int i = 0; i < bare.tile_count; i++) {
-        bare.tiles[i].height = 0;
-        bare.tiles[i].top = VISION_NONE;
-    }
+    without_stacks(&layout, &bare);
     photo p;
     take(&p, &bare, 1, 7);
     vision_el_model_init(&model);
