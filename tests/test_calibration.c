@@ -175,6 +175,7 @@ static void test_calibration_profile_reads_format_1(void **state)
     free(text);
     text = test_read_file(path, &size);
     assert_non_null(strstr(text, "format: 2"));
+    free(text);
     free(written);
     free(read);
     test_remove_tree(folder);
