@@ -165,6 +165,9 @@ typedef struct el_scenery {
     bool unshaded; /* the art as it is, no shade allowed */
 } el_scenery;
 
+/* Whether teaching learnt this token's palette (a profile of format 1 has none). */
+bool el_has_palette(const vision_el_model *model, int token);
+
 /* The squared distance between two colours. */
 float el_squared_distance(const float a[3], const float b[3]);
 

@@ -104,10 +104,14 @@ static void learn_palette(vision_el_model *model, int token, float (*pixels)[3],
         memset(members, 0, sizeof members);
         for (int i = 0; i < count; i++) {
             int best = 0;
-            for (int k = 1; k < K; k++)
-                if (el_squared_distance(pixels[i], centre[k]) <
-                    el_squared_distance(pixels[i], centre[best]))
+            float nearest = el_squared_distance(pixels[i], centre[0]);
+            for (int k = 1; k < K; k++) {
+                float d = el_squared_distance(pixels[i], centre[k]);
+                if (d < nearest) {
+                    nearest = d;
                     best = k;
+                }
+            }
             members[best]++;
             for (int c = 0; c < 3; c++)
                 sum[best][c] += pixels[i][c];
@@ -394,12 +398,9 @@ static vision_status learn(const vision_registration *registration, const vision
     }
     for (int token = EL_BOAT; token <= EL_SNAKES; token++) {
         /* A model from a profile of format 1 has samples but no palette: it starts afresh. */
-        float shares = 0.0f;
-        for (int k = 0; k < VISION_EL_TOKEN_PALETTE; k++)
-            shares += learnt.token_palette_share[token][k];
         if (token_pixel_count[token] > 0)
             learn_palette(&learnt, token, token_pixels[token], token_pixel_count[token],
-                          shares > 0.0f ? token_samples_before[token] : 0);
+                          el_has_palette(&learnt, token) ? token_samples_before[token] : 0);
     }
     free(token_pixels);
     for (int i = 0; i < learnt.colour_count; i++)

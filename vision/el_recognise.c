@@ -17,11 +17,9 @@
 #define TOKEN_SHARE 0.12    /* a token covers at least this share of its tile's art */
 #define STACK_OUTLIERS 0.02 /* a tile this much unlike its art has something on it */
 #define COLOUR_UNFIT 4.5    /* a top further than this (in spreads) from every colour is unknown */
-#define READ_AGAIN 5 /* the nearest arts read again with the pieces left out (1b31676: 2 gave
-                        96.2% of types right, 3 96.5%, 5 96.8%, all nine 97.0% but 400 ms an
-                        image) */
-#define WASHED_OUT_AMID 3  /* a cell showing no art beside this many that do is a tile (3: held
-                              out, 93.1 -> 93.7% of types right, phantom tiles 13 -> 14) */
+#define READ_AGAIN 5 /* the nearest arts read again with the pieces left out (each more costs
+                        time for less and less: bench/README.md) */
+#define WASHED_OUT_AMID 3  /* a cell showing no art beside this many that do is a tile */
 #define TOKEN_OVER_STACK 0.5 /* a token this sure is read where a stack was fitted */
 #define PALETTE_NEAR 1.0f    /* a colour this near a palette's or a piece's (EL_OUTLIER² units) */
 #define PALETTE_LIKE 0.75    /* a token's colours spread over its palette at least this alike */
@@ -169,18 +167,16 @@ static double nearest_token(const vision_el_model *model, const float colour[3])
 }
 
 
-static bool has_palette(const vision_el_model *model, int token)
-{
-    float shares = 0.0f;
-    for (int k = 0; k < VISION_EL_TOKEN_PALETTE; k++)
-        shares += model->token_palette_share[token][k];
-    return shares > 0.0f;
-}
-
 /*
  * What covers a tile's art, colour by colour: each pixel unlike the art goes to the nearest of
  * the pieces' colours and the tokens' palettes' colours, when one is near.
  */
+/* The tokens are read by their palettes once both were taught, else by their mean colour. */
+static bool tokens_by_palette(const vision_el_model *model)
+{
+    return el_has_palette(model, EL_BOAT) && el_has_palette(model, EL_SNAKES);
+}
+
 typedef struct cover {
     int piece;
     int token[EL_TOKEN_TYPES];
@@ -286,20 +282,15 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
                       const el_match *match, float *confidence, bool *piece_like)
 {
     *piece_like = false;
-    float sum[3] = {0, 0, 0}, unlike[EL_PATCH * EL_PATCH][3]; /* the colours unlike the art */
+    float unlike[EL_PATCH * EL_PATCH][3]; /* the colours unlike the art */
     int count = 0;
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++) {
             float a[3];
             el_match_expected(art, match, x, y, a);
             const float *p = patch->colour[y][x];
-            if (el_squared_distance(p, a) > EL_OUTLIER * EL_OUTLIER) {
-                for (int c = 0; c < 3; c++) {
-                    sum[c] += p[c];
-                    unlike[count][c] = p[c];
-                }
-                count++;
-            }
+            if (el_squared_distance(p, a) > EL_OUTLIER * EL_OUTLIER)
+                memcpy(unlike[count++], p, sizeof unlike[0]);
         }
     /* A token covers a good part of its tile; a few marks (a neighbour's shadow or its image
      * leaning over, glare, a tile a little off its art) are none. */
@@ -308,12 +299,14 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
         *confidence = clamp01(1.0 - count / least);
         return EL_NO_TOKEN;
     }
-    if (has_palette(model, EL_BOAT) && has_palette(model, EL_SNAKES))
+    if (tokens_by_palette(model))
         return read_token_by_palette(model, (const float(*)[3])unlike, count, least, confidence,
                                      piece_like);
-    for (int c = 0; c < 3; c++)
-        sum[c] /= (float)count;
-    return read_token_by_mean(model, sum, confidence, piece_like);
+    float mean[3] = {0, 0, 0};
+    for (int i = 0; i < count; i++)
+        for (int c = 0; c < 3; c++)
+            mean[c] += unlike[i][c] / (float)count;
+    return read_token_by_mean(model, mean, confidence, piece_like);
 }
 
 /* Everything after the table is seen from above; vision_el_recognise's body. */
@@ -469,7 +462,7 @@ static vision_status read_table(const vision_registration *registration, const v
             float confidence = 0.0f;
             bool piece_like = false, token_read = false;
             int token = EL_NO_TOKEN;
-            if (!stacked[r][c] || (has_palette(model, EL_BOAT) && has_palette(model, EL_SNAKES))) {
+            if (!stacked[r][c] || tokens_by_palette(model)) {
                 el_patch_sample_at(&table, &grid, mat, r, c, scenery.match[r][c].shift_mm,
                                    &patches[patch_of[r][c]]);
                 token = read_token(model, &patches[patch_of[r][c]], scenery.art[r][c],

@@ -1047,8 +1047,8 @@ double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *m
     return el_patch_distance_masked(patch, art, NULL, match);
 }
 
-#define LIGHT_PASSES 4 /* fits of the light, each over what the last explained (b1a86db: 1 gave
-                          93.7% of types right, 2 95.1%, 4 96.2%, 6 and 10 no more) */
+#define LIGHT_PASSES 4 /* fits of the light, each over what the last explained (more gave no
+                          more: bench/README.md) */
 
 /* The light that maps the art onto the patch: a gain (a lamp, a shadow) and an offset (a
  * glare), by least squares over the pixels use says, kept within what light does. */
@@ -1139,6 +1139,14 @@ bool el_shows_no_art(double distance, const el_match *match)
 }
 
 /* ---- stacks ---- */
+
+bool el_has_palette(const vision_el_model *model, int token)
+{
+    float shares = 0.0f;
+    for (int k = 0; k < VISION_EL_TOKEN_PALETTE; k++)
+        shares += model->token_palette_share[token][k];
+    return shares > 0.0f;
+}
 
 float el_squared_distance(const float a[3], const float b[3])
 {
