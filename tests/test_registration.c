@@ -427,14 +427,20 @@ static void expect_refusal(const table_picture *table, const vision_mat *mat, bo
     expect_refusal_seen_by(&camera, table, mat, calibrated, expected, needle, needle2);
 }
 
+/* The mat with markers 0, 1 and 2 only: marker 3 (bottom-left) is missing. */
+static void table_without_marker_3(table_picture *table, const vision_mat *mat)
+{
+    marker_place three[3] = {{0, 0, 0}, {1, mat->width_mm, 0}, {2, mat->width_mm, mat->height_mm}};
+    table_make(table, mat, 3, three, 3);
+}
+
 static void test_registration_names_a_missing_marker(void **state)
 {
     (void)state;
     vision_mat mat;
     vision_mat_default(&mat);
-    marker_place three[3] = {{0, 0, 0}, {1, mat.width_mm, 0}, {2, mat.width_mm, mat.height_mm}};
     table_picture table;
-    table_make(&table, &mat, 3, three, 3);
+    table_without_marker_3(&table, &mat);
     expect_refusal(&table, &mat, false, VISION_MARKER_MISSING, "marker 3 (bottom-left) not found",
                    "covered or out of view");
     vision_image_free(&table.image);
@@ -453,9 +459,8 @@ static void test_registration_says_when_the_markers_are_too_small(void **state)
     (void)state;
     vision_mat mat;
     vision_mat_default(&mat);
-    marker_place three[3] = {{0, 0, 0}, {1, mat.width_mm, 0}, {2, mat.width_mm, mat.height_mm}};
     table_picture table;
-    table_make(&table, &mat, 3, three, 3);
+    table_without_marker_3(&table, &mat);
     /* 2 m up at 1080p: a 40 mm marker is about 22 pixels wide */
     true_camera camera = camera_make(default_focal(), 2000, 0, 0, mat.width_mm / 2,
                                      mat.height_mm / 2);
