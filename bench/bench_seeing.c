@@ -688,6 +688,7 @@ typedef struct box_taught {
     vision_el_observation truth;
     vision_image frame;
     vision_el_model model;
+    vision_camera camera; /* the profile's: the focal length teaching measured, if it did */
     bool ready, saved;
     bool true_size;     /* --true-size: the model gets the render's adventurer size */
     int retakes;        /* teaching photos taken again after a refusal */
@@ -726,7 +727,8 @@ static void teach_once(box_taught *box)
     vision_mat mat;
     vision_mat_default(&mat);
     vision_registration registration;
-    status = vision_register(&box->frame, &mat, NULL, &registration, error, sizeof error);
+    memset(&box->camera, 0, sizeof box->camera);
+    status = vision_register(&box->frame, &mat, &box->camera, &registration, error, sizeof error);
     if (status != VISION_OK) {
         snprintf(box->why, sizeof box->why, "registration of the teaching image: %s: %s",
                  vision_status_message(status), error);
@@ -740,6 +742,8 @@ static void teach_once(box_taught *box)
                  vision_status_message(status), error);
         return;
     }
+    /* as calibration_teach_image keeps it in the profile, for recognise to register with */
+    calibration_keep_focal(&box->camera, &registration, box->frame.width, box->frame.height);
     if (box->true_size) {
         box->model.piece_diameter_mm = true_diameter;
         box->model.piece_height_mm = true_height;
@@ -786,6 +790,7 @@ static void save_box(const char *dir, int b, box_taught *box)
         return;
     calibration_profile_init(profile, GAME);
     profile->el = box->model;
+    profile->camera = box->camera;
     snprintf(path, sizeof path, "%s/box-%d.yaml", dir, b);
     if (calibration_profile_save(path, profile, error, sizeof error) != VISION_OK)
         fprintf(stderr, "bench_seeing: %s\n", error);
@@ -954,7 +959,8 @@ static int accuracy(const accuracy_options *options)
             } else {
                 vision_registration registration;
                 t0 = bench_seconds();
-                status = vision_register(&frame, &mat, NULL, &registration, error, sizeof error);
+                status = vision_register(&frame, &mat, &box->camera, &registration, error,
+                                         sizeof error);
                 register_s += bench_seconds() - t0;
                 if (status != VISION_OK) {
                     stage = 1;

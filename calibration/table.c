@@ -2,6 +2,7 @@
 #include "calibration.h"
 
 #include <math.h>
+#include <string.h>
 
 #define PI 3.14159265358979323846
 
@@ -14,6 +15,17 @@ double calibration_tilt_deg(const vision_registration *registration)
     if (!(length > 0))
         return NAN;
     return acos(fmin(1.0, fabs(p[10]) / length)) * 180.0 / PI;
+}
+
+void calibration_keep_focal(vision_camera *camera, const vision_registration *registration,
+                            int width, int height)
+{
+    if (camera->known || registration->focal_source != VISION_FOCAL_MARKERS)
+        return;
+    memset(camera, 0, sizeof *camera);
+    camera->width = width;
+    camera->height = height;
+    camera->fx = camera->fy = registration->focal_px;
 }
 
 vision_status calibration_table(const vision_image *image, const vision_mat *mat,

@@ -309,14 +309,7 @@ static int table(const cli_command *command, int argc, char **argv)
                    report.height_mm, seen->camera_mm[0], seen->camera_mm[1], report.tilt_deg);
             printf("Focal length %.0f px, %s.\n", seen->focal_px,
                    focal_source_text(seen->focal_source));
-            /* A focal length the markers measured helps later frames of a camera that looks
-             * straight down: kept as the hint (an uncalibrated camera with fx). */
-            if (!profile->camera.known && seen->focal_source == VISION_FOCAL_MARKERS) {
-                memset(&profile->camera, 0, sizeof profile->camera);
-                profile->camera.width = image.width;
-                profile->camera.height = image.height;
-                profile->camera.fx = profile->camera.fy = seen->focal_px;
-            }
+            calibration_keep_focal(&profile->camera, seen, image.width, image.height);
         }
     }
     vision_image_free(&image);

@@ -335,6 +335,44 @@ static void test_calibration_profile_load_survives_damaged_files(void **state)
     free(folder);
 }
 
+/* A focal length the markers measured is kept as the hint; nothing else is. */
+static void test_calibration_keep_focal_only_what_the_markers_measured(void **state)
+{
+    (void)state;
+    vision_registration seen;
+    memset(&seen, 0, sizeof seen);
+    seen.focal_px = 1234.5;
+    seen.focal_source = VISION_FOCAL_MARKERS;
+    vision_camera camera;
+    memset(&camera, 0, sizeof camera);
+    calibration_keep_focal(&camera, &seen, 1920, 1080);
+    assert_int_equal(camera.known, 0);
+    assert_true(camera.fx == 1234.5 && camera.fy == 1234.5);
+    assert_int_equal(camera.width, 1920);
+    assert_int_equal(camera.height, 1080);
+
+    /* A focal length assumed or taken from the hint is not measured: the hint stays. */
+    static const vision_focal_source not_measured[] = {VISION_FOCAL_DEFAULT, VISION_FOCAL_HINT,
+                                                       VISION_FOCAL_CALIBRATED};
+    for (size_t i = 0; i < sizeof not_measured / sizeof not_measured[0]; i++) {
+        seen.focal_source = not_measured[i];
+        seen.focal_px = 999.0;
+        calibration_keep_focal(&camera, &seen, 640, 480);
+        assert_true(camera.fx == 1234.5);
+        assert_int_equal(camera.width, 1920);
+    }
+
+    /* A calibrated camera keeps its own. */
+    calibration_profile *profile = malloc(sizeof *profile);
+    assert_non_null(profile);
+    full_profile(profile);
+    vision_camera calibrated = profile->camera;
+    seen.focal_source = VISION_FOCAL_MARKERS;
+    calibration_keep_focal(&profile->camera, &seen, 640, 480);
+    assert_memory_equal(&profile->camera, &calibrated, sizeof calibrated);
+    free(profile);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,6 +381,7 @@ int main(void)
         cmocka_unit_test(test_calibration_profile_reads_format_1),
         cmocka_unit_test(test_calibration_profile_load_refuses_with_one_clear_line),
         cmocka_unit_test(test_calibration_profile_load_survives_damaged_files),
+        cmocka_unit_test(test_calibration_keep_focal_only_what_the_markers_measured),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
