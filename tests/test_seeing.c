@@ -560,6 +560,70 @@ static void test_seeing_teach_layout_refuses_bad_colours(void **state)
     assert_int_equal(clean_types, EL_TILE_TYPES);
 }
 
+/* What the stack fit counts, pixel by pixel, on one tile of plain tan art with orange pieces:
+ * the art and its shadow are the scenery; a piece's top and its side turned from a high light
+ * (darker than the art's shadow allows for, near it) are a piece; a blend of the two (the
+ * image's blurred edge) says neither, so that it neither lengthens a bright stack's capsule nor
+ * shortens a dull one's. */
+static void test_seeing_stack_evidence_leaves_blurred_edges_out(void **state)
+{
+    (void)state;
+    static const float tan[3] = {0.75f, 0.50f, 0.30f}, orange[3] = {0.90f, 0.45f, 0.10f};
+    vision_mat mat;
+    vision_mat_default(&mat);
+    el_grid grid;
+    memset(&grid, 0, sizeof grid);
+    grid.pitch_mm = mat.tile_mm + 2.0;
+    grid.origin_mm[0] = grid.origin_mm[1] = 30.0;
+    grid.rows = grid.cols = 1;
+    grid.tile[0][0] = true;
+    grid.tiles = 1;
+    el_patch *art = malloc(sizeof *art);
+    vision_el_model *model = malloc(sizeof *model);
+    assert_non_null(art);
+    assert_non_null(model);
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++)
+            memcpy(art->colour[y][x], tan, sizeof tan);
+    el_scenery scenery;
+    memset(&scenery, 0, sizeof scenery);
+    scenery.grid = &grid;
+    scenery.mat = &mat;
+    scenery.art[0][0] = art;
+    scenery.match[0][0].gain = 1.0f;
+    vision_el_model_init(model);
+    model->colour_count = 1;
+    memcpy(model->colour_mean[0], orange, sizeof orange);
+
+    /* Five pixels side by side across the tile's middle: what each shows, and what it says. */
+    enum { SHOWN = 5 };
+    float shown[SHOWN][3];
+    const int says[SHOWN] = {0, 1, -1, 1, 0};
+    for (int c = 0; c < 3; c++) {
+        shown[0][c] = tan[c];                          /* the art */
+        shown[1][c] = orange[c];                       /* a piece's top */
+        shown[2][c] = 0.5f * tan[c] + 0.5f * orange[c]; /* the edge between them */
+        shown[3][c] = 0.42f * orange[c];               /* a side turned from a high light */
+        shown[4][c] = 0.5f * tan[c];                   /* the art in a piece's shadow */
+    }
+    el_table table = {.width = 60, .height = 60};
+    table.colour = calloc((size_t)table.width * (size_t)table.height * 3, sizeof(float));
+    assert_non_null(table.colour);
+    for (int i = 0; i < SHOWN; i++)
+        memcpy(table.colour + ((size_t)30 * (size_t)table.width + (size_t)(26 + i)) * 3,
+               shown[i], sizeof shown[i]);
+    el_evidence evidence;
+    assert_int_equal(el_evidence_init(&evidence, &table, &scenery, model), VISION_OK);
+    for (int i = 0; i < SHOWN; i++)
+        assert_int_equal(el_evidence_at(&evidence, 26 + i, 30), says[i]);
+    /* Off the tile's art: cannot say. */
+    assert_int_equal(el_evidence_at(&evidence, 2, 2), -1);
+    el_evidence_free(&evidence);
+    free(table.colour);
+    free(model);
+    free(art);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -569,6 +633,7 @@ int main(void)
         cmocka_unit_test(test_seeing_patch_distance_light_ignores_what_covers_the_art),
         cmocka_unit_test(test_seeing_patch_distance_leaves_out_the_pieces),
         cmocka_unit_test(test_seeing_glare_shows_no_art),
+        cmocka_unit_test(test_seeing_stack_evidence_leaves_blurred_edges_out),
         cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
         cmocka_unit_test(test_seeing_refuses_a_photo_without_the_truths_stacks),
         cmocka_unit_test(test_seeing_refuses_what_it_was_not_taught),

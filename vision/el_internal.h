@@ -176,10 +176,11 @@ void el_median_colour(float *values, int count, float colour[3]);
 
 /* How far the colour seen at table point (x, y) is from what the scenery puts there, under
  * some shade (a piece's soft shadow darkens what lies under it without making it a piece):
- * *distance > 1 is unlike. False when it cannot say (off the grid, a tile of unknown art, or
- * between the art's span and the tile's edge). */
+ * *distance > 1 is unlike; expected receives the scenery's colour there, lit as the tile's match
+ * says. False when it cannot say (off the grid, a tile of unknown art, or between the art's span
+ * and the tile's edge). */
 bool el_scenery_distance(const el_scenery *scenery, double x, double y, const float seen[3],
-                         float *distance);
+                         float *distance, float expected[3]);
 
 /* The squared distance from seen to colour lit k times as bright, k within [darkest,
  * brightest] as near seen as can be. */
@@ -202,7 +203,9 @@ float el_piece_distance(const vision_el_model *model, const float seen[3]);
 /*
  * What the table shows of the pieces, per table pixel (1 mm), worked out when first asked:
  * 1 where the colour is unlike the scenery (or, once the pieces' colours are learnt, far
- * likelier a piece's than the scenery's), 0 where it is the scenery, -1 where it cannot say.
+ * likelier a piece's, its side in shade allowed, than the scenery's), 0 where it is the
+ * scenery, -1 where it cannot say: off the known art, a colour nearer a piece's than the
+ * scenery's but not far nearer, or a blend of a piece's and the art's (a blurred edge).
  */
 typedef struct el_evidence {
     const el_table *table;
@@ -220,11 +223,15 @@ vision_status el_evidence_init(el_evidence *evidence, const el_table *table,
                                const el_scenery *scenery, const vision_el_model *model);
 void el_evidence_free(el_evidence *evidence);
 
+/* The evidence at table pixel (x, y): 1, 0 or -1 as above (-1 off the table). */
+int el_evidence_at(el_evidence *evidence, int x, int y);
+
 /*
  * A stack's image on the table is a capsule: from its foot's disc (radius r H / (H - b) around
  * the foot seen from height b) to its top's disc (around the foot seen from the top's height),
  * leaning away from the camera's foot. The fit is the foot on the tile and the height whose
- * capsule covers the most piece and the least scenery.
+ * capsule covers the most piece and the least scenery (a piece's pixel weighs a little less
+ * than the scenery's).
  */
 typedef struct el_stack_fit {
     bool found;            /* a capsule mostly made of piece lies on the tile */

@@ -1173,7 +1173,7 @@ float el_shadowed_distance(const float seen[3], const float expected[3])
 }
 
 bool el_scenery_distance(const el_scenery *scenery, double x, double y, const float seen[3],
-                         float *distance)
+                         float *distance, float expected[3])
 {
     int row, col;
     double u, v;
@@ -1191,13 +1191,13 @@ bool el_scenery_distance(const el_scenery *scenery, double x, double y, const fl
         int px = (int)((u / span + 1.0) / 2.0 * EL_PATCH), py = (int)((v / span + 1.0) / 2.0 * EL_PATCH);
         px = px < 0 ? 0 : px >= EL_PATCH ? EL_PATCH - 1 : px;
         py = py < 0 ? 0 : py >= EL_PATCH ? EL_PATCH - 1 : py;
-        float colour[3];
-        el_match_expected(scenery->art[row][col], &scenery->match[row][col], px, py, colour);
-        *distance = (scenery->unshaded ? el_squared_distance(seen, colour)
-                                       : el_shadowed_distance(seen, colour)) /
+        el_match_expected(scenery->art[row][col], &scenery->match[row][col], px, py, expected);
+        *distance = (scenery->unshaded ? el_squared_distance(seen, expected)
+                                       : el_shadowed_distance(seen, expected)) /
                     (EL_OUTLIER * EL_OUTLIER);
         return true;
     }
+    memcpy(expected, scenery->mat_colour, 3 * sizeof(float));
     *distance = mat_distance(seen, scenery->mat_colour) / (MAT_DISTANCE * MAT_DISTANCE);
     return true;
 }

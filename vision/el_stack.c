@@ -19,7 +19,17 @@
 
 #define NOT_YET (-2)
 #define PIECE_LIKELIER 0.3f /* a piece's colour this much nearer than the scenery's is a piece,
-                             if it is near a piece's at all (EL_PIECE_LIKE) */
+                             if it is near a piece's at all (EL_PIECE_LIKE); nearer a piece's
+                             than the scenery's, but not that much: cannot say */
+#define SIDE_DARKEST 0.4f   /* a piece's side turned from a high light is this dark beside its top
+                             (the colour taught); el_piece_distance allows 0.55 for tops */
+#define EDGE_SHARE 0.2f     /* a colour between a piece's and the art's, at least this share of
+                             either, is a blurred edge of the stack's image ... */
+#define EDGE_FIT 0.5f       /* ... when that mix is this much nearer than either alone, */
+#define EDGE_NEAR 0.25f     /* and this near (EL_OUTLIER² units): it cannot say */
+#define PIECE_WEIGHT 0.8    /* a pixel like a piece counts this much in a capsule, one like the
+                             scenery 1: blurred edges and shadows pass for a piece more often
+                             than a piece for the scenery, and a capsule too long gained them */
 #define COARSE_MM 4.0       /* the feet tried first over the tile; then around the best, */
 #define FINE_MM 0.5         /* at half the step each time down to this */
 
@@ -57,17 +67,55 @@ void el_evidence_free(el_evidence *evidence)
     evidence->row_stale = NULL;
 }
 
-float el_piece_distance(const vision_el_model *model, const float seen[3])
+/* The squared distance (EL_OUTLIER² units) from seen to the nearest piece colour lit between
+ * darkest and 1.25 times as bright as taught. */
+static float nearest_piece(const vision_el_model *model, const float seen[3], float darkest)
 {
     float best = INFINITY;
     for (int i = 0; i < model->colour_count; i++) {
-        float d = el_shaded_distance(seen, model->colour_mean[i], 0.55f, 1.25f);
+        float d = el_shaded_distance(seen, model->colour_mean[i], darkest, 1.25f);
         best = d < best ? d : best;
     }
     return best / (EL_OUTLIER * EL_OUTLIER);
 }
 
-static int evidence_at(el_evidence *evidence, int x, int y)
+float el_piece_distance(const vision_el_model *model, const float seen[3])
+{
+    return nearest_piece(model, seen, 0.55f);
+}
+
+/* Whether seen is a blend of a piece's colour and the art's expected there (a stack's edge,
+ * blurred by the lens and the image's compression) fitting much better than either alone,
+ * whose distance is pure: such a pixel says neither, and counted as either it lengthens the
+ * capsule of a bright piece and shortens that of a dull one. */
+static bool blurred_edge(const vision_el_model *model, const float seen[3],
+                         const float expected[3], float pure)
+{
+    for (int i = 0; i < model->colour_count; i++) {
+        const float *piece = model->colour_mean[i];
+        float span[3], off[3], span2 = 0.0f, along = 0.0f;
+        for (int c = 0; c < 3; c++) {
+            span[c] = piece[c] - expected[c];
+            off[c] = seen[c] - expected[c];
+            span2 += span[c] * span[c];
+            along += span[c] * off[c];
+        }
+        if (span2 < 1e-6f)
+            continue;
+        float share = along / span2; /* of the piece in the blend */
+        if (share < EDGE_SHARE || share > 1.0f - EDGE_SHARE)
+            continue;
+        float residual = 0.0f;
+        for (int c = 0; c < 3; c++)
+            residual += (off[c] - share * span[c]) * (off[c] - share * span[c]);
+        residual /= EL_OUTLIER * EL_OUTLIER;
+        if (residual < EDGE_NEAR && residual < EDGE_FIT * pure)
+            return true;
+    }
+    return false;
+}
+
+int el_evidence_at(el_evidence *evidence, int x, int y)
 {
     const el_table *table = evidence->table;
     if (x < 0 || y < 0 || x >= table->width || y >= table->height)
@@ -76,16 +124,29 @@ static int evidence_at(el_evidence *evidence, int x, int y)
     if (*value != NOT_YET)
         return *value;
     const float *seen = table->colour + ((size_t)y * (size_t)table->width + (size_t)x) * 3;
-    float distance;
-    if (!el_scenery_distance(evidence->scenery, x + 0.5, y + 0.5, seen, &distance))
+    float distance, expected[3];
+    const vision_el_model *model = evidence->model;
+    if (!el_scenery_distance(evidence->scenery, x + 0.5, y + 0.5, seen, &distance, expected)) {
         *value = -1;
-    else if (distance > 1.0f)
+        return *value;
+    }
+    if (!model || model->colour_count == 0) {
+        *value = distance > 1.0f;
+        return *value;
+    }
+    float piece = nearest_piece(model, seen, SIDE_DARKEST);
+    if (distance > 1.0f)
         *value = 1;
-    else if (evidence->model && evidence->model->colour_count > 0) {
-        float piece = el_piece_distance(evidence->model, seen);
-        *value = piece < EL_PIECE_LIKE && piece < PIECE_LIKELIER * distance;
-    } else
+    else if (piece < EL_PIECE_LIKE && piece < PIECE_LIKELIER * distance)
+        *value = 1;
+    else if (piece < EL_PIECE_LIKE && piece < distance)
+        *value = -1;
+    else
         *value = 0;
+    /* a blend must explain it better than the art or a piece's top, lit, alone */
+    if (*value >= 0 &&
+        blurred_edge(model, seen, expected, fminf(distance, el_piece_distance(model, seen))))
+        *value = -1;
     return *value;
 }
 
@@ -210,7 +271,7 @@ static void evidence_prepare(el_evidence *evidence, int x0, int x1, int y0, int 
         const signed char *value = evidence->value + (size_t)y * (size_t)width;
         for (int x = x0; x <= x1; x++)
             if (value[x] == NOT_YET) {
-                evidence_at(evidence, x, y);
+                el_evidence_at(evidence, x, y);
                 evidence->row_stale[y] = 1;
             }
         if (!evidence->row_stale[y])
@@ -226,8 +287,8 @@ static void evidence_prepare(el_evidence *evidence, int x0, int x1, int y0, int 
     }
 }
 
-/* The capsule's pixels: +1 each that looks like a piece, -1 each that looks like the scenery.
- * *piece and *scenery count them. The evidence must be prepared over the capsule. */
+/* The capsule's pixels: PIECE_WEIGHT each that looks like a piece, -1 each that looks like the
+ * scenery. *piece and *scenery count them. The evidence must be prepared over the capsule. */
 static double capsule_score(const el_evidence *evidence, const capsule *c, int *piece,
                             int *scenery)
 {
@@ -246,7 +307,7 @@ static double capsule_score(const el_evidence *evidence, const capsule *c, int *
     }
     *piece = yes;
     *scenery = no;
-    return yes - no;
+    return PIECE_WEIGHT * yes - no;
 }
 
 void el_evidence_explain(el_evidence *evidence, const vision_registration *registration,
