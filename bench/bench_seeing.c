@@ -687,8 +687,8 @@ typedef struct box_taught {
     uint64_t box_seed, scene_seed;
     vision_el_observation truth;
     vision_image frame;
-    vision_el_model model;
-    vision_camera camera; /* the profile's: the focal length teaching measured, if it did */
+    calibration_profile profile; /* as `calibrate teach` writes it: the model, and the focal
+                                    length teaching measured, if it did */
     bool ready, saved;
     bool true_size;     /* --true-size: the model gets the render's adventurer size */
     int retakes;        /* teaching photos taken again after a refusal */
@@ -724,29 +724,17 @@ static void teach_once(box_taught *box)
                  vision_status_message(status), no_memory ? "" : ": ", no_memory ? "" : error);
         return;
     }
-    vision_mat mat;
-    vision_mat_default(&mat);
-    vision_registration registration;
-    memset(&box->camera, 0, sizeof box->camera);
-    status = vision_register(&box->frame, &mat, &box->camera, &registration, error, sizeof error);
+    calibration_profile_init(&box->profile, GAME);
+    status = calibration_teach_image(&box->profile, &box->frame, &box->truth, NULL, error,
+                                     sizeof error);
     if (status != VISION_OK) {
-        snprintf(box->why, sizeof box->why, "registration of the teaching image: %s: %s",
+        snprintf(box->why, sizeof box->why, "teaching from the layout's photo: %s: %s",
                  vision_status_message(status), error);
         return;
     }
-    vision_el_model_init(&box->model);
-    status = vision_el_learn(&box->frame, &registration, &mat, &box->truth, &box->model, error,
-                             sizeof error);
-    if (status != VISION_OK) {
-        snprintf(box->why, sizeof box->why, "learning the teaching image: %s: %s",
-                 vision_status_message(status), error);
-        return;
-    }
-    /* as calibration_teach_image keeps it in the profile, for recognise to register with */
-    calibration_keep_focal(&box->camera, &registration, box->frame.width, box->frame.height);
     if (box->true_size) {
-        box->model.piece_diameter_mm = true_diameter;
-        box->model.piece_height_mm = true_height;
+        box->profile.el.piece_diameter_mm = true_diameter;
+        box->profile.el.piece_height_mm = true_height;
     }
     box->ready = true;
 }
@@ -785,16 +773,9 @@ static void save_box(const char *dir, int b, box_taught *box)
     save_observation(path, &box->truth, false);
     if (!box->ready)
         return;
-    calibration_profile *profile = malloc(sizeof *profile);
-    if (!profile)
-        return;
-    calibration_profile_init(profile, GAME);
-    profile->el = box->model;
-    profile->camera = box->camera;
     snprintf(path, sizeof path, "%s/box-%d.yaml", dir, b);
-    if (calibration_profile_save(path, profile, error, sizeof error) != VISION_OK)
+    if (calibration_profile_save(path, &box->profile, error, sizeof error) != VISION_OK)
         fprintf(stderr, "bench_seeing: %s\n", error);
-    free(profile);
 }
 
 static int compare_records(const void *a, const void *b)
@@ -959,7 +940,7 @@ static int accuracy(const accuracy_options *options)
             } else {
                 vision_registration registration;
                 t0 = bench_seconds();
-                status = vision_register(&frame, &mat, &box->camera, &registration, error,
+                status = vision_register(&frame, &mat, &box->profile.camera, &registration, error,
                                          sizeof error);
                 register_s += bench_seconds() - t0;
                 if (status != VISION_OK) {
@@ -970,8 +951,8 @@ static int accuracy(const accuracy_options *options)
                     status = VISION_NOT_TAUGHT;
                 } else {
                     t0 = bench_seconds();
-                    status = vision_el_recognise(&frame, &registration, &mat, &box->model, seen,
-                                                 NULL, error, sizeof error);
+                    status = vision_el_recognise(&frame, &registration, &mat, &box->profile.el,
+                                                 seen, NULL, error, sizeof error);
                     recognise_s += bench_seconds() - t0;
                     if (status != VISION_OK)
                         stage = 2;
@@ -1294,8 +1275,8 @@ static int speed(int runs, uint64_t seed)
         vision_registration registration;
         vision_register_timing stages;
         t0 = bench_seconds();
-        status = vision_register_timed(&frame, &mat, NULL, &registration, &stages, error,
-                                       sizeof error);
+        status = vision_register_timed(&frame, &mat, &box->profile.camera, &registration,
+                                       &stages, error, sizeof error);
         elapsed = (bench_seconds() - t0) * 1e3;
         if (status != VISION_OK) {
             if (!failed[1]++)
@@ -1313,8 +1294,8 @@ static int speed(int runs, uint64_t seed)
         if (box->ready) {
             vision_el_timing timing;
             t0 = bench_seconds();
-            status = vision_el_recognise(&frame, &registration, &mat, &box->model, seen, &timing,
-                                         error, sizeof error);
+            status = vision_el_recognise(&frame, &registration, &mat, &box->profile.el, seen,
+                                         &timing, error, sizeof error);
             elapsed = (bench_seconds() - t0) * 1e3;
             if (status != VISION_OK) {
                 if (!failed[2]++)

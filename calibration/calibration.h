@@ -83,8 +83,8 @@ vision_status calibration_profile_load(const char *path, calibration_profile *pr
  * --image): registers the frame with the profile's mat and camera (vision_register), then
  * learns the truth's tiles, pieces and tokens into profile->el (vision_el_learn), which may
  * already hold what other photos taught, and keeps a focal length the markers measured as
- * profile->camera's hint (calibration_keep_focal). registration (may be NULL) receives where the table
- * lay, for a read-back. Fails as vision_register or vision_el_learn does (error, size bytes,
+ * profile->camera's hint (calibration_keep_focal). registration (may be NULL) receives where
+ * the table lay, for a read-back. Fails as vision_register or vision_el_learn does (error, size bytes,
  * says why without naming the photo: the caller knows its name); profile->el may then hold part
  * of this photo's learning, so a caller that fails discards the profile.
  */
@@ -164,11 +164,11 @@ vision_status calibration_table(const vision_image *image, const vision_mat *mat
 /*
  * Keeps the focal length the markers measured in a registration (a tilted camera) as camera's
  * hint, for later frames of the same camera that look too straight down to measure it
- * (vision_register). A calibrated camera, or a registration whose focal length was not
- * measured, leaves camera as it is. width, height: the registered image's size.
+ * (vision_register), replacing an earlier hint (the latest photo's camera is the one that will
+ * watch). A calibrated camera, or a registration whose focal length was not measured, leaves
+ * camera as it is.
  */
-void calibration_keep_focal(vision_camera *camera, const vision_registration *registration,
-                            int width, int height);
+void calibration_keep_focal(vision_camera *camera, const vision_registration *registration);
 
 /* The tilt, degrees from looking straight down, of a registration's camera. */
 double calibration_tilt_deg(const vision_registration *registration);

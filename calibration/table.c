@@ -17,14 +17,13 @@ double calibration_tilt_deg(const vision_registration *registration)
     return acos(fmin(1.0, fabs(p[10]) / length)) * 180.0 / PI;
 }
 
-void calibration_keep_focal(vision_camera *camera, const vision_registration *registration,
-                            int width, int height)
+void calibration_keep_focal(vision_camera *camera, const vision_registration *registration)
 {
     if (camera->known || registration->focal_source != VISION_FOCAL_MARKERS)
         return;
     memset(camera, 0, sizeof *camera);
-    camera->width = width;
-    camera->height = height;
+    camera->width = registration->image_width;
+    camera->height = registration->image_height;
     camera->fx = camera->fy = registration->focal_px;
 }
 

@@ -11,10 +11,10 @@ vision_status calibration_teach_image(calibration_profile *profile, const vision
         vision_register(frame, &profile->mat, &profile->camera, &found, error, size);
     if (status == VISION_OK)
         status = vision_el_learn(frame, &found, &profile->mat, truth, &profile->el, error, size);
-    /* A box taught without `calibrate table` still gets the focal length for frames that look
-     * straight down (the heights of stacks are read against the camera's height). */
+    /* The focal length for frames that look straight down (the heights of stacks are read
+     * against the camera's height), also for a box taught without `calibrate table`. */
     if (status == VISION_OK)
-        calibration_keep_focal(&profile->camera, &found, frame->width, frame->height);
+        calibration_keep_focal(&profile->camera, &found);
     if (status == VISION_OK && registration)
         *registration = found;
     return status;

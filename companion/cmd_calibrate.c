@@ -309,7 +309,7 @@ static int table(const cli_command *command, int argc, char **argv)
                    report.height_mm, seen->camera_mm[0], seen->camera_mm[1], report.tilt_deg);
             printf("Focal length %.0f px, %s.\n", seen->focal_px,
                    focal_source_text(seen->focal_source));
-            calibration_keep_focal(&profile->camera, seen, image.width, image.height);
+            calibration_keep_focal(&profile->camera, seen);
         }
     }
     vision_image_free(&image);

@@ -241,16 +241,23 @@ int cli_calibrate_teach(const cli_command *command, int argc, char **argv)
         printf("%s %s", i ? "," : "", profile->el.colours[i]);
     printf("; tokens:%s%s\n", profile->el.token_samples[EL_BOAT] ? " boat" : "",
            profile->el.token_samples[EL_SNAKES] ? " snakes" : "");
+    bool measured = false;
+    for (int i = 0; i < image_count; i++)
+        measured |= registrations[i].focal_source == VISION_FOCAL_MARKERS;
     if (profile->camera.known)
         printf("  the camera calibrated: focal length %.0f px\n", profile->camera.fx);
-    else if (profile->camera.fx > 0)
+    else if (measured)
         printf("  focal length %.0f px at %d x %d, measured from the markers: kept for frames "
                "that look straight down\n",
                profile->camera.fx, profile->camera.width, profile->camera.height);
+    else if (profile->camera.fx > 0)
+        printf("  focal length %.0f px at %d x %d, kept from before (these photos look too "
+               "straight down to measure it)\n",
+               profile->camera.fx, profile->camera.width, profile->camera.height);
     else
-        printf("  focal length not measured (the camera looks straight down): heights are read "
-               "against an assumed 78 degree field of view; `calibrate table` with a tilted "
-               "photo measures it\n");
+        printf("  focal length not measured (the photos look too straight down to measure it): "
+               "heights are read against an assumed 78 degree field of view; a teaching photo "
+               "a little tilted, or `calibrate camera`, measures it\n");
     for (int i = 0; i < image_count; i++)
         self_check(&frames[i], &registrations[i], profile, &truth_copies[i], images[i]);
 done:

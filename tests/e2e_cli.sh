@@ -283,7 +283,7 @@ run 0 calibrate teach --image "$seeing/teach.png" --truth "$seeing/layout.json" 
     --profile "$seeing/box.yaml" && {
     expect "teach says what it learnt" contains "$out" "Taught expedition-luxor"
     expect "teach writes the profile" [ -s "$seeing/box.yaml" ]
-    expect "teach says whether it measured the focal length" contains "$out" "focal length"
+    expect "teach keeps the focal length the tilted photo measured" contains "$out" "measured from the markers"
 }
 run 0 recognise --game expedition-luxor --profile "$seeing/box.yaml" "$seeing/teach.png" && {
     expect "recognise prints an observation" [ "$(printf '%s' "$out" | jq -r .game)" = expedition-luxor ]

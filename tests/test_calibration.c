@@ -343,9 +343,11 @@ static void test_calibration_keep_focal_only_what_the_markers_measured(void **st
     memset(&seen, 0, sizeof seen);
     seen.focal_px = 1234.5;
     seen.focal_source = VISION_FOCAL_MARKERS;
+    seen.image_width = 1920;
+    seen.image_height = 1080;
     vision_camera camera;
     memset(&camera, 0, sizeof camera);
-    calibration_keep_focal(&camera, &seen, 1920, 1080);
+    calibration_keep_focal(&camera, &seen);
     assert_int_equal(camera.known, 0);
     assert_true(camera.fx == 1234.5 && camera.fy == 1234.5);
     assert_int_equal(camera.width, 1920);
@@ -357,18 +359,28 @@ static void test_calibration_keep_focal_only_what_the_markers_measured(void **st
     for (size_t i = 0; i < sizeof not_measured / sizeof not_measured[0]; i++) {
         seen.focal_source = not_measured[i];
         seen.focal_px = 999.0;
-        calibration_keep_focal(&camera, &seen, 640, 480);
+        seen.image_width = 640;
+        calibration_keep_focal(&camera, &seen);
         assert_true(camera.fx == 1234.5);
         assert_int_equal(camera.width, 1920);
     }
+
+    /* A later measure replaces the hint, with its image's size. */
+    seen.focal_source = VISION_FOCAL_MARKERS;
+    seen.focal_px = 600.25;
+    seen.image_width = 960;
+    seen.image_height = 540;
+    calibration_keep_focal(&camera, &seen);
+    assert_true(camera.fx == 600.25 && camera.fy == 600.25);
+    assert_int_equal(camera.width, 960);
+    assert_int_equal(camera.height, 540);
 
     /* A calibrated camera keeps its own. */
     calibration_profile *profile = malloc(sizeof *profile);
     assert_non_null(profile);
     full_profile(profile);
     vision_camera calibrated = profile->camera;
-    seen.focal_source = VISION_FOCAL_MARKERS;
-    calibration_keep_focal(&profile->camera, &seen, 640, 480);
+    calibration_keep_focal(&profile->camera, &seen);
     assert_memory_equal(&profile->camera, &calibrated, sizeof calibrated);
     free(profile);
 }

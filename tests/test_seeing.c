@@ -564,7 +564,7 @@ static void test_seeing_teach_layout_refuses_bad_colours(void **state)
  * the art and its shadow are the scenery; a piece's top and its side turned from a high light
  * (darker than the art's shadow allows for, near it) are a piece; a blend of the two (the
  * image's blurred edge) says neither, so that it neither lengthens a bright stack's capsule nor
- * shortens a dull one's. */
+ * shortens a dull one's; nor does a colour only a little nearer a piece's than the art's. */
 static void test_seeing_stack_evidence_leaves_blurred_edges_out(void **state)
 {
     (void)state;
@@ -595,16 +595,19 @@ static void test_seeing_stack_evidence_leaves_blurred_edges_out(void **state)
     model->colour_count = 1;
     memcpy(model->colour_mean[0], orange, sizeof orange);
 
-    /* Five pixels side by side across the tile's middle: what each shows, and what it says. */
-    enum { SHOWN = 5 };
+    /* Pixels side by side across the tile's middle: what each shows, and what it says. */
+    enum { SHOWN = 6 };
     float shown[SHOWN][3];
-    const int says[SHOWN] = {0, 1, -1, 1, 0};
+    const int says[SHOWN] = {0, 1, -1, 1, 0, -1};
     for (int c = 0; c < 3; c++) {
         shown[0][c] = tan[c];                          /* the art */
         shown[1][c] = orange[c];                       /* a piece's top */
         shown[2][c] = 0.5f * tan[c] + 0.5f * orange[c]; /* the edge between them */
         shown[3][c] = 0.42f * orange[c];               /* a side turned from a high light */
         shown[4][c] = 0.5f * tan[c];                   /* the art in a piece's shadow */
+        /* dim, between a side and the art in shade: nearer a piece's than the art's, but not
+         * far nearer */
+        shown[5][c] = 0.2475f * orange[c] + 0.2025f * tan[c];
     }
     el_table table = {.width = 60, .height = 60};
     table.colour = calloc((size_t)table.width * (size_t)table.height * 3, sizeof(float));
@@ -616,7 +619,7 @@ static void test_seeing_stack_evidence_leaves_blurred_edges_out(void **state)
     assert_int_equal(el_evidence_init(&evidence, &table, &scenery, model), VISION_OK);
     for (int i = 0; i < SHOWN; i++)
         assert_int_equal(el_evidence_at(&evidence, 26 + i, 30), says[i]);
-    /* Off the tile's art: cannot say. */
+    /* Off the grid: cannot say. */
     assert_int_equal(el_evidence_at(&evidence, 2, 2), -1);
     el_evidence_free(&evidence);
     free(table.colour);

@@ -176,9 +176,9 @@ void el_median_colour(float *values, int count, float colour[3]);
 
 /* How far the colour seen at table point (x, y) is from what the scenery puts there, under
  * some shade (a piece's soft shadow darkens what lies under it without making it a piece):
- * *distance > 1 is unlike; expected receives the scenery's colour there, lit as the tile's match
- * says. False when it cannot say (off the grid, a tile of unknown art, or between the art's span
- * and the tile's edge). */
+ * *distance > 1 is unlike; expected receives the scenery's colour there (the art lit as the
+ * tile's match says, or the mat's colour). False, expected unset, when it cannot say (off the
+ * grid, a tile of unknown art, or between the art's span and the tile's edge). */
 bool el_scenery_distance(const el_scenery *scenery, double x, double y, const float seen[3],
                          float *distance, float expected[3]);
 
@@ -193,8 +193,8 @@ float el_shadowed_distance(const float seen[3], const float expected[3]);
 
 /* ---- stacks as capsules (el_stack.c) ---- */
 
-/* The squared distance (EL_OUTLIER² units) from seen to the nearest piece colour under the
- * shading of a cylinder's lit and unlit sides. */
+/* The squared distance (EL_OUTLIER² units) from seen to the nearest piece colour lit as a
+ * piece's top may be (the stack evidence allows its sides darker, el_stack.c). */
 float el_piece_distance(const vision_el_model *model, const float seen[3]);
 
 #define EL_TILE_THICKNESS_MM 2.0 /* a stack stands this high: on the tile's printed face */
@@ -240,6 +240,7 @@ typedef struct el_stack_fit {
     double score[VISION_EL_STACK_MAX + 1]; /* the best score of each height (index 0 unused) */
     double filled;         /* the share of the best capsule that looks like a piece */
     double lean_mm;        /* how far one more piece moves the top's image, at this foot */
+    double piece_score;    /* what one more piece adds to the score, all of it like a piece */
     double top_mm[2];      /* the top's disc on the table (its image seen from above) */
     double top_radius_mm;
     float top_colour[3];   /* the median colour over the top's disc */

@@ -497,19 +497,19 @@ static vision_status read_table(const vision_registration *registration, const v
             }
             const el_stack_fit *fit = &fits[r][c];
             read_top(model, fit->top_colour, tile);
-            /* One piece more or less moves the capsule's end by lean_mm, over its width. */
+            /* One piece more or less moves the capsule's end by lean_mm, over its width:
+             * piece_score, when all of it looks like a piece. */
             double second = -INFINITY;
             for (int k = 1; k <= VISION_EL_STACK_MAX; k++)
                 if (k != fit->height && fit->score[k] > second)
                     second = fit->score[k];
-            double per_piece = 2.0 * fit->top_radius_mm * fit->lean_mm;
             if (fit->lean_mm < MIN_LEAN_MM) {
                 tile->height = VISION_UNKNOWN;
                 tile->confidence[VISION_EL_HEIGHT] = 0.0f;
             } else {
                 tile->height = fit->height;
                 tile->confidence[VISION_EL_HEIGHT] =
-                    clamp01((fit->score[fit->height] - second) / per_piece);
+                    clamp01((fit->score[fit->height] - second) / fit->piece_score);
             }
             if (missed) { /* no surer than the capsule was a stack */
                 float found = (float)clamp01(fit->filled / EL_STACK_FILLED);

@@ -21,11 +21,13 @@
 #define PIECE_LIKELIER 0.3f /* a piece's colour this much nearer than the scenery's is a piece,
                              if it is near a piece's at all (EL_PIECE_LIKE); nearer a piece's
                              than the scenery's, but not that much: cannot say */
-#define SIDE_DARKEST 0.4f   /* a piece's side turned from a high light is this dark beside its top
-                             (the colour taught); el_piece_distance allows 0.55 for tops */
+#define TOP_DARKEST 0.55f   /* a piece's top is lit this much as taught, at the least, */
+#define BRIGHTEST 1.25f     /* and this much at the most; */
+#define SIDE_DARKEST 0.4f   /* a side turned from a high light, this much at the least */
 #define EDGE_SHARE 0.2f     /* a colour between a piece's and the art's, at least this share of
                              either, is a blurred edge of the stack's image ... */
-#define EDGE_FIT 0.5f       /* ... when that mix is this much nearer than either alone, */
+#define EDGE_FIT 0.5f       /* ... when that blend's squared distance is at most this share of
+                             either alone's, */
 #define EDGE_NEAR 0.25f     /* and this near (EL_OUTLIER² units): it cannot say */
 #define PIECE_WEIGHT 0.8    /* a pixel like a piece counts this much in a capsule, one like the
                              scenery 1: blurred edges and shadows pass for a piece more often
@@ -67,21 +69,28 @@ void el_evidence_free(el_evidence *evidence)
     evidence->row_stale = NULL;
 }
 
-/* The squared distance (EL_OUTLIER² units) from seen to the nearest piece colour lit between
- * darkest and 1.25 times as bright as taught. */
-static float nearest_piece(const vision_el_model *model, const float seen[3], float darkest)
+/* The squared distances (EL_OUTLIER² units) from seen to the nearest piece colour lit as a
+ * top may be (TOP_DARKEST to BRIGHTEST times as bright as taught), and as a side may be
+ * (SIDE_DARKEST to BRIGHTEST); side may be NULL. */
+static float nearest_piece(const vision_el_model *model, const float seen[3], float *side)
 {
-    float best = INFINITY;
+    float top = INFINITY, any = INFINITY;
     for (int i = 0; i < model->colour_count; i++) {
-        float d = el_shaded_distance(seen, model->colour_mean[i], darkest, 1.25f);
-        best = d < best ? d : best;
+        float d = el_shaded_distance(seen, model->colour_mean[i], TOP_DARKEST, BRIGHTEST);
+        top = d < top ? d : top;
+        if (side) {
+            d = el_shaded_distance(seen, model->colour_mean[i], SIDE_DARKEST, BRIGHTEST);
+            any = d < any ? d : any;
+        }
     }
-    return best / (EL_OUTLIER * EL_OUTLIER);
+    if (side)
+        *side = any / (EL_OUTLIER * EL_OUTLIER);
+    return top / (EL_OUTLIER * EL_OUTLIER);
 }
 
 float el_piece_distance(const vision_el_model *model, const float seen[3])
 {
-    return nearest_piece(model, seen, 0.55f);
+    return nearest_piece(model, seen, NULL);
 }
 
 /* Whether seen is a blend of a piece's colour and the art's expected there (a stack's edge,
@@ -126,6 +135,7 @@ int el_evidence_at(el_evidence *evidence, int x, int y)
     const float *seen = table->colour + ((size_t)y * (size_t)table->width + (size_t)x) * 3;
     float distance, expected[3];
     const vision_el_model *model = evidence->model;
+    evidence->row_stale[y] = 1; /* the row's running counts must take it */
     if (!el_scenery_distance(evidence->scenery, x + 0.5, y + 0.5, seen, &distance, expected)) {
         *value = -1;
         return *value;
@@ -134,7 +144,7 @@ int el_evidence_at(el_evidence *evidence, int x, int y)
         *value = distance > 1.0f;
         return *value;
     }
-    float piece = nearest_piece(model, seen, SIDE_DARKEST);
+    float piece, top = nearest_piece(model, seen, &piece);
     if (distance > 1.0f)
         *value = 1;
     else if (piece < EL_PIECE_LIKE && piece < PIECE_LIKELIER * distance)
@@ -143,9 +153,8 @@ int el_evidence_at(el_evidence *evidence, int x, int y)
         *value = -1;
     else
         *value = 0;
-    /* a blend must explain it better than the art or a piece's top, lit, alone */
-    if (*value >= 0 &&
-        blurred_edge(model, seen, expected, fminf(distance, el_piece_distance(model, seen))))
+    /* a blend must explain it better than the art or a piece's top alone */
+    if (*value >= 0 && blurred_edge(model, seen, expected, fminf(distance, top)))
         *value = -1;
     return *value;
 }
@@ -270,10 +279,8 @@ static void evidence_prepare(el_evidence *evidence, int x0, int x1, int y0, int 
     for (int y = y0; y <= y1; y++) {
         const signed char *value = evidence->value + (size_t)y * (size_t)width;
         for (int x = x0; x <= x1; x++)
-            if (value[x] == NOT_YET) {
+            if (value[x] == NOT_YET)
                 el_evidence_at(evidence, x, y);
-                evidence->row_stale[y] = 1;
-            }
         if (!evidence->row_stale[y])
             continue;
         int32_t *piece = evidence->piece_sum + (size_t)y * (size_t)(width + 1);
@@ -430,6 +437,7 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     seen_at(registration, fit->foot_mm, top_z, radius_mm, fit->top_mm, &fit->top_radius_mm);
     seen_at(registration, fit->foot_mm, top_z + piece_mm, radius_mm, next, &next_radius);
     fit->lean_mm = hypot(next[0] - fit->top_mm[0], next[1] - fit->top_mm[1]);
+    fit->piece_score = PIECE_WEIGHT * 2.0 * fit->top_radius_mm * fit->lean_mm;
     double base_area = PI * radius_mm * radius_mm;
     fit->found = fit->filled >= EL_STACK_FILLED && best_piece >= 0.5 * base_area;
 
