@@ -84,9 +84,9 @@ vision_status calibration_profile_load(const char *path, calibration_profile *pr
  * learns the truth's tiles, pieces and tokens into profile->el (vision_el_learn), which may
  * already hold what other photos taught, and keeps a focal length the markers measured as
  * profile->camera's hint (calibration_keep_focal). registration (may be NULL) receives where
- * the table lay, for a read-back. Fails as vision_register or vision_el_learn does (error, size bytes,
- * says why without naming the photo: the caller knows its name); profile->el may then hold part
- * of this photo's learning, so a caller that fails discards the profile.
+ * the table lay, for a read-back. Fails as vision_register or vision_el_learn does (error, size
+ * bytes, says why without naming the photo: the caller knows its name); profile->el may then
+ * hold part of this photo's learning, so a caller that fails discards the profile.
  */
 vision_status calibration_teach_image(calibration_profile *profile, const vision_image *frame,
                                       const vision_el_observation *truth,

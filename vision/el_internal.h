@@ -115,6 +115,11 @@ void el_match_expected(const el_patch *art, const el_match *match, int x, int y,
  * turn and light; *match says which (its shift is left as it was). */
 double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *match);
 
+/* The colours of patch unlike its art as match lights it (further than EL_OUTLIER), into
+ * unlike: how many (EL_PATCH² at most). What lies on the tile: a token, a piece, a mark. */
+int el_unlike_art(const el_patch *patch, const el_patch *art, const el_match *match,
+                  float unlike[][3]);
+
 /* Whether a patch matched its nearest art only at the least gain the light may have, and is
  * far from it even so: none of an art's contrast is there (glare on the mat beside the layout,
  * a tile washed out). Such a cell is unknown, never a guessed tile. */

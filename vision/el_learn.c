@@ -382,19 +382,15 @@ static vision_status learn(const vision_registration *registration, const vision
             continue;
         el_patch patch;
         el_patch_sample_at(&table, &grid, mat, r, c, scenery.match[r][c].shift_mm, &patch);
-        for (int y = 0; y < EL_PATCH; y++)
-            for (int x = 0; x < EL_PATCH; x++) {
-                float a[3];
-                el_match_expected(scenery.art[r][c], &scenery.match[r][c], x, y, a);
-                const float *p = patch.colour[y][x];
-                if (el_squared_distance(p, a) > EL_OUTLIER * EL_OUTLIER) {
-                    add_sample(learnt.token_mean[t->token], learnt.token_spread[t->token],
-                               &learnt.token_samples[t->token], p);
-                    if (token_pixel_count[t->token] < MAX_TOKEN_PIXELS)
-                        memcpy(token_pixels[t->token][token_pixel_count[t->token]++], p,
-                               3 * sizeof(float));
-                }
-            }
+        float unlike[EL_PATCH * EL_PATCH][3];
+        int count = el_unlike_art(&patch, scenery.art[r][c], &scenery.match[r][c], unlike);
+        for (int k = 0; k < count; k++) {
+            add_sample(learnt.token_mean[t->token], learnt.token_spread[t->token],
+                       &learnt.token_samples[t->token], unlike[k]);
+            if (token_pixel_count[t->token] < MAX_TOKEN_PIXELS)
+                memcpy(token_pixels[t->token][token_pixel_count[t->token]++], unlike[k],
+                       sizeof unlike[k]);
+        }
     }
     for (int token = EL_BOAT; token <= EL_SNAKES; token++) {
         /* A model from a profile of format 1 has samples but no palette: it starts afresh. */

@@ -23,9 +23,9 @@
 #define TOKEN_OVER_STACK 0.5 /* a token this sure is read where a stack was fitted */
 #define PALETTE_NEAR 1.0f    /* a colour this near a palette's or a piece's (EL_OUTLIER² units) */
 #define PALETTE_LIKE 0.75    /* a token's colours spread over its palette at least this alike */
+#define MIN_LEAN_MM 1.2     /* a piece must lean its image this far for a height to be read */
 
 _Static_assert(READ_AGAIN <= EL_TILE_TYPES, "more arts read again than there are");
-#define MIN_LEAN_MM 1.2     /* a piece must lean its image this far for a height to be read */
 
 static float clamp01(double value)
 {
@@ -166,17 +166,14 @@ static double nearest_token(const vision_el_model *model, const float colour[3])
     return best;
 }
 
-
-/*
- * What covers a tile's art, colour by colour: each pixel unlike the art goes to the nearest of
- * the pieces' colours and the tokens' palettes' colours, when one is near.
- */
 /* The tokens are read by their palettes once both were taught, else by their mean colour. */
 static bool tokens_by_palette(const vision_el_model *model)
 {
     return el_has_palette(model, EL_BOAT) && el_has_palette(model, EL_SNAKES);
 }
 
+/* What covers a tile's art, colour by colour (cover_add): each pixel unlike the art goes to the
+ * nearest of the pieces' colours and the tokens' palettes' colours, when one is near. */
 typedef struct cover {
     int piece;
     int token[EL_TOKEN_TYPES];
@@ -269,7 +266,8 @@ static int read_token_by_mean(const vision_el_model *model, const float mean[3],
      * colours seen as a whole spread wide and a piece's narrow, so in spreads any mixed colour
      * (a stack's sides, top and shadow) would be nearer a token. */
     double piece = nearest_piece(model, mean);
-    *piece_like = piece < PIECE_MIXED * EL_OUTLIER * EL_OUTLIER && piece < nearest_token(model, mean);
+    *piece_like =
+        piece < PIECE_MIXED * EL_OUTLIER * EL_OUTLIER && piece < nearest_token(model, mean);
     if (best_distance > 2.5)
         return VISION_UNKNOWN;
     *confidence = clamp01(1.0 - exp(-(second - best_distance) / 0.5));
@@ -282,16 +280,8 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
                       const el_match *match, float *confidence, bool *piece_like)
 {
     *piece_like = false;
-    float unlike[EL_PATCH * EL_PATCH][3]; /* the colours unlike the art */
-    int count = 0;
-    for (int y = 0; y < EL_PATCH; y++)
-        for (int x = 0; x < EL_PATCH; x++) {
-            float a[3];
-            el_match_expected(art, match, x, y, a);
-            const float *p = patch->colour[y][x];
-            if (el_squared_distance(p, a) > EL_OUTLIER * EL_OUTLIER)
-                memcpy(unlike[count++], p, sizeof unlike[0]);
-        }
+    float unlike[EL_PATCH * EL_PATCH][3];
+    int count = el_unlike_art(patch, art, match, unlike);
     /* A token covers a good part of its tile; a few marks (a neighbour's shadow or its image
      * leaning over, glare, a tile a little off its art) are none. */
     double least = TOKEN_SHARE * EL_PATCH * EL_PATCH;

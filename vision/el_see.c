@@ -1133,12 +1133,27 @@ double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
     return best;
 }
 
+int el_unlike_art(const el_patch *patch, const el_patch *art, const el_match *match,
+                  float unlike[][3])
+{
+    int count = 0;
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++) {
+            float a[3];
+            el_match_expected(art, match, x, y, a);
+            const float *p = patch->colour[y][x];
+            if (el_squared_distance(p, a) > EL_OUTLIER * EL_OUTLIER)
+                memcpy(unlike[count++], p, 3 * sizeof(float));
+        }
+    return count;
+}
+
 bool el_shows_no_art(double distance, const el_match *match)
 {
     return match->gain <= EL_GAIN_LEAST + 1e-4f && distance > EL_FLAT_DISTANCE;
 }
 
-/* ---- stacks ---- */
+/* ---- colours: the pieces', the tokens', the scenery's ---- */
 
 bool el_has_palette(const vision_el_model *model, int token)
 {

@@ -72,7 +72,7 @@ void el_evidence_free(el_evidence *evidence)
 /* The squared distances (EL_OUTLIER² units) from seen to the nearest piece colour lit as a
  * top may be (TOP_DARKEST to BRIGHTEST times as bright as taught), and as a side may be
  * (SIDE_DARKEST to BRIGHTEST); side may be NULL. */
-static float nearest_piece(const vision_el_model *model, const float seen[3], float *side)
+static float piece_distances(const vision_el_model *model, const float seen[3], float *side)
 {
     float top = INFINITY, any = INFINITY;
     for (int i = 0; i < model->colour_count; i++) {
@@ -90,7 +90,7 @@ static float nearest_piece(const vision_el_model *model, const float seen[3], fl
 
 float el_piece_distance(const vision_el_model *model, const float seen[3])
 {
-    return nearest_piece(model, seen, NULL);
+    return piece_distances(model, seen, NULL);
 }
 
 /* Whether seen is a blend of a piece's colour and the art's expected there (a stack's edge,
@@ -144,7 +144,7 @@ int el_evidence_at(el_evidence *evidence, int x, int y)
         *value = distance > 1.0f;
         return *value;
     }
-    float piece, top = nearest_piece(model, seen, &piece);
+    float piece, top = piece_distances(model, seen, &piece);
     if (distance > 1.0f)
         *value = 1;
     else if (piece < EL_PIECE_LIKE && piece < PIECE_LIKELIER * distance)
