@@ -229,6 +229,10 @@ static int lean_bin(const vision_render_info *info, int tile)
     return bin;
 }
 
+/* A stack's height against the truth, by the colour on top (bright pieces and dark ones err
+ * differently). */
+enum { HEIGHT_RIGHT, HEIGHT_LOW, HEIGHT_HIGH, HEIGHT_UNKNOWN };
+
 typedef struct tally {
     long images, exact, failed; /* failed: registration or recognition refused the image */
     long tiles, stacks;
@@ -241,6 +245,7 @@ typedef struct tally {
     long confident_of[4], confident_wrong_of[4]; /* the same per element: VISION_EL_TYPE.. */
     rwu top_by_height[VISION_EL_STACK_MAX + 1], height_by_height[VISION_EL_STACK_MAX + 1];
     long height_read[VISION_EL_STACK_MAX + 1][VISION_EL_STACK_MAX + 2]; /* [truth][read; unknown] */
+    long height_by_colour[EL_MAX_SEATS][4]; /* [the true top's colour][HEIGHT_RIGHT..] */
     rwu height_by_lean[LEAN_BINS]; /* by how far one piece moves the stack's image (lean_bin) */
     long lean_missed[LEAN_BINS], lean_off_one[LEAN_BINS]; /* read as no stack; one piece off */
 } tally;
@@ -279,6 +284,9 @@ static void tally_add(tally *into, const tally *from)
         for (int r = 0; r < VISION_EL_STACK_MAX + 2; r++)
             into->height_read[h][r] += from->height_read[h][r];
     }
+    for (int c = 0; c < EL_MAX_SEATS; c++)
+        for (int k = 0; k < 4; k++)
+            into->height_by_colour[c][k] += from->height_by_colour[c][k];
     for (int b = 0; b < LEAN_BINS; b++) {
         rwu_add(&into->height_by_lean[b], &from->height_by_lean[b]);
         into->lean_missed[b] += from->lean_missed[b];
@@ -519,6 +527,12 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
                            ? VISION_EL_STACK_MAX + 1
                            : s->height;
             one->height_read[t->height][read]++;
+            for (int c = 0; c < EL_MAX_SEATS; c++)
+                if (strcmp(player_colours[c], truth_top) == 0)
+                    one->height_by_colour[c][height == UNKNOWN     ? HEIGHT_UNKNOWN
+                                             : height == RIGHT     ? HEIGHT_RIGHT
+                                             : s->height < t->height ? HEIGHT_LOW
+                                                                     : HEIGHT_HIGH]++;
             if (s && (top != RIGHT || height != RIGHT)) {
                 char read_height[16] = "?";
                 if (s->height != VISION_UNKNOWN)
@@ -826,6 +840,22 @@ static void print_stack_heights(const tally *all)
     }
 }
 
+static void print_heights_by_colour(const tally *all)
+{
+    printf("\nstack height by the colour on top (too low includes read as no stack):\n");
+    printf("  %-8s %7s %9s %8s %9s %8s\n", "colour", "stacks", "height ok", "too low",
+           "too high", "unknown");
+    for (int c = 0; c < EL_MAX_SEATS; c++) {
+        const long *k = all->height_by_colour[c];
+        long n = k[HEIGHT_RIGHT] + k[HEIGHT_LOW] + k[HEIGHT_HIGH] + k[HEIGHT_UNKNOWN];
+        if (n == 0)
+            continue;
+        printf("  %-8s %7ld %8.2f%% %7.2f%% %8.2f%% %7.2f%%\n", player_colours[c], n,
+               share(k[HEIGHT_RIGHT], n), share(k[HEIGHT_LOW], n), share(k[HEIGHT_HIGH], n),
+               share(k[HEIGHT_UNKNOWN], n));
+    }
+}
+
 static void print_heights_by_lean(const tally *all)
 {
     printf("\nstack height by how far one piece moves the stack's image in the photo (near the "
@@ -872,6 +902,9 @@ static int accuracy(const accuracy_options *options)
     vision_mat_default(&mat);
     double started = bench_seconds();
     double render_s = 0.0, register_s = 0.0, recognise_s = 0.0;
+    /* registrations by where their focal length came from, and those that put the camera's
+     * height more than 2% off the render's (heights of stacks are read against it) */
+    long focal_from[4] = {0}, height_off = 0;
     int done = 0, saved = 0, boxes_failed = 0, retakes = 0, boxes_retaken = 0;
     long failures[4] = {0, 0, 0, 0}; /* render, register, recognise, game */
     char first_failure[4][600] = {"", "", "", ""};
@@ -943,6 +976,11 @@ static int accuracy(const accuracy_options *options)
                 status = vision_register(&frame, &mat, &box->profile.camera, &registration, error,
                                          sizeof error);
                 register_s += bench_seconds() - t0;
+                if (status == VISION_OK) {
+                    focal_from[registration.focal_source & 3]++;
+                    height_off += fabs(registration.camera_mm[2] / info->camera.camera_mm[2] -
+                                       1.0) > 0.02;
+                }
                 if (status != VISION_OK) {
                     stage = 1;
                 } else if (!box->ready) {
@@ -1032,6 +1070,10 @@ static int accuracy(const accuracy_options *options)
            "recognition %.1f ms an image on average\n",
            all->images, all->tiles, all->stacks, done ? render_s * 1e3 / done : 0.0,
            done ? register_s * 1e3 / done : 0.0, done ? recognise_s * 1e3 / done : 0.0);
+    printf("  focal length measured from the markers in %ld images, the profile's (teaching's) in "
+           "%ld, assumed in %ld; the camera's height more than 2%% off in %ld\n",
+           focal_from[VISION_FOCAL_MARKERS], focal_from[VISION_FOCAL_HINT],
+           focal_from[VISION_FOCAL_DEFAULT], height_off);
     static const char *const failure_names[4] = {"render", "registration", "recognition",
                                                  "random game"};
     for (int k = 0; k < 4; k++)
@@ -1096,6 +1138,7 @@ static int accuracy(const accuracy_options *options)
 
     print_condition_table(bins);
     print_stack_heights(all);
+    print_heights_by_colour(all);
     print_heights_by_lean(all);
 
     qsort(records, (size_t)done, sizeof *records, compare_records);
