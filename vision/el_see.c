@@ -1050,10 +1050,19 @@ double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *m
 #define LIGHT_PASSES 4 /* fits of the light, each over what the last explained (more gave no
                           more: bench/README.md) */
 
-/* The light that maps the art onto the patch: a gain (a lamp, a shadow) and an offset (a
- * glare), by least squares over the pixels use says, kept within what light does. */
-static void fit_light(const el_patch *patch, const el_patch *art, int q,
-                      bool use[EL_PATCH][EL_PATCH], double *gain_out, double *offset_out)
+/* The art turned by quarter_turns into *turned: the matcher then reads both pixel by pixel. */
+static void turn_art(const el_patch *art, int quarter_turns, el_patch *turned)
+{
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++)
+            memcpy(turned->colour[y][x], el_patch_turned(art, quarter_turns, x, y),
+                   3 * sizeof(float));
+}
+
+/* The light that maps the (turned) art onto the patch: a gain (a lamp, a shadow) and an offset
+ * (a glare), by least squares over the pixels use says, kept within what light does. */
+static void fit_light(const el_patch *patch, const el_patch *art, bool use[EL_PATCH][EL_PATCH],
+                      double *gain_out, double *offset_out)
 {
     double covariance = 0.0, art_sum = 0.0, art_squares = 0.0, patch_sum = 0.0;
     int n = 0;
@@ -1061,7 +1070,7 @@ static void fit_light(const el_patch *patch, const el_patch *art, int q,
         for (int x = 0; x < EL_PATCH; x++) {
             if (!use[y][x])
                 continue;
-            const float *a = el_patch_turned(art, q, x, y);
+            const float *a = art->colour[y][x];
             const float *p = patch->colour[y][x];
             covariance += a[0] * p[0] + a[1] * p[1] + a[2] * p[2];
             art_sum += a[0] + a[1] + a[2];
@@ -1085,6 +1094,8 @@ double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
     const float limit = EL_OUTLIER * EL_OUTLIER;
     double best = INFINITY;
     for (int q = 0; q < 4; q++) {
+        el_patch turned;
+        turn_art(art, q, &turned);
         /* The light over the patch (what a piece covers left out), then again over the pixels
          * it explains, until they stay the same: what covers the art (a token, a stack and its
          * shadow) must not bend the light that the rest of the art is matched under. */
@@ -1096,13 +1107,13 @@ double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
         int out = 0;
         bool changed = true;
         for (int pass = 0; pass < LIGHT_PASSES && changed; pass++) {
-            fit_light(patch, art, q, use, &gain, &offset);
+            fit_light(patch, &turned, use, &gain, &offset);
             sum = 0.0;
             out = 0;
             changed = false;
             for (int y = 0; y < EL_PATCH; y++)
                 for (int x = 0; x < EL_PATCH; x++) {
-                    const float *a = el_patch_turned(art, q, x, y);
+                    const float *a = turned.colour[y][x];
                     const float *p = patch->colour[y][x];
                     float d = limit + 1.0f; /* left out: unlike every art alike */
                     if (!mask || !mask->ignore[y][x]) {
