@@ -16,7 +16,8 @@
  * had a false move, and how many were never read. Targets (issue 8):
  * false 0, missed 0, latency = settle time (600 ms) + at most 150 ms, memory <= 150 MB.
  * --min-confidence: the pipeline's min_confidence (default 0.5), to weigh moves right against
- * false ones.
+ * false ones. BENCH_VERBOSE=1 prints each flag with its reason (what the rules could not
+ * explain).
  */
 #define _XOPEN_SOURCE 700
 #include "cv_shim_geometry.h"
@@ -64,8 +65,11 @@ static void on_event(void *context, const pipeline_event *event)
     if (event->kind != PIPELINE_TRACKER)
         return;
     const tracker_event *e = event->tracker;
-    if (e->kind == TRACKER_FLAG)
+    if (e->kind == TRACKER_FLAG) {
         run->flags++;
+        if (getenv("BENCH_VERBOSE"))
+            fprintf(stderr, "  flag at %.1f s: %s\n", e->frame_time, e->text);
+    }
     if (e->kind != TRACKER_MOVE)
         return;
     char line[TRACKER_TEXT_MAX + 32];

@@ -237,6 +237,8 @@ typedef struct tally {
     long images, exact, failed; /* failed: registration or recognition refused the image */
     long tiles, stacks;
     rwu type, top, height, token; /* type and token over tiles; top and height over stacks */
+    long height_pair, height_pair_right; /* heights read with a runner-up; the truth either */
+    long height_in_read;          /* the truth is the height read or its runner-up */
     rwu tokens_lying;             /* over the tiles a token lies on */
     long extra;                   /* tiles seen where the truth has none */
     long phantom;                 /* an adventurer seen on a tile without any */
@@ -268,6 +270,9 @@ static void tally_add(tally *into, const tally *from)
     rwu_add(&into->top, &from->top);
     rwu_add(&into->height, &from->height);
     rwu_add(&into->token, &from->token);
+    into->height_pair += from->height_pair;
+    into->height_pair_right += from->height_pair_right;
+    into->height_in_read += from->height_in_read;
     rwu_add(&into->tokens_lying, &from->tokens_lying);
     into->extra += from->extra;
     into->phantom += from->phantom;
@@ -514,6 +519,11 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
                                                        : WRONG;
             count(&one->top, top);
             count(&one->height, height);
+            if (s && s->height_or > 0) {
+                one->height_pair++;
+                one->height_pair_right += s->height == t->height || s->height_or == t->height;
+            }
+            one->height_in_read += s && (s->height == t->height || s->height_or == t->height);
             count(&one->top_by_height[t->height], top);
             count(&one->height_by_height[t->height], height);
             if (info) {
@@ -1130,6 +1140,10 @@ static int accuracy(const accuracy_options *options)
     print_rwu("tile type", &all->type, NULL);
     print_rwu("top colour (stacks)", &all->top, NULL);
     print_rwu("stack height (stacks)", &all->height, NULL);
+    printf("  stack height, the one read or its runner-up (the rules may take either): %.3f%% "
+           "right; %ld heights named a runner-up, %.3f%% of them rightly\n",
+           share(all->height_in_read, all->stacks), all->height_pair,
+           share(all->height_pair_right, all->height_pair));
     print_rwu("token (every tile)", &all->token, NULL);
     print_rwu("token (where one lies)", &all->tokens_lying, NULL);
     printf("  tiles seen where there is none: %ld; adventurers seen on tiles without: %ld; "

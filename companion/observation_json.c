@@ -1,10 +1,10 @@
 /*
  * The Expedition Luxor observation JSON. The reader takes each tile's members in one fixed
- * order (position, type, top, height, token, stack, confidence) whatever their order in the
- * text, so that the first problem reported does not depend on how a writer ordered its keys;
- * the positions are checked (unique, the layout's span) and translated once every tile is
- * read. The writer prints by hand rather than through jansson, which can neither keep a tile on
- * one line nor round a number.
+ * order (position, type, top, height, height_or, token, stack, confidence) whatever their
+ * order in the text, so that the first problem reported does not depend on how a writer
+ * ordered its keys; the positions are checked (unique, the layout's span) and translated once
+ * every tile is read. The writer prints by hand rather than through jansson, which can neither
+ * keep a tile on one line nor round a number.
  */
 #include "observation_json.h"
 
@@ -220,6 +220,28 @@ static bool read_height(const parser *p, const char *where, json_t *tile, vision
     return true;
 }
 
+/* The optional second height, after the height it is an alternative to. */
+static bool read_height_or(const parser *p, const char *where, json_t *tile, vision_el_tile *out)
+{
+    json_t *value = json_object_get(tile, "height_or");
+    if (!value || json_is_null(value))
+        return true;
+    if (!json_is_integer(value))
+        return fail(p, "%s.height_or: must be an integer 1..%d or null (none), not %s", where,
+                    HEIGHT_MAX, kind_of(value));
+    json_int_t height = json_integer_value(value);
+    if (height < 1 || height > HEIGHT_MAX)
+        return fail(p, "%s.height_or: %lld is outside 1..%d", where, (long long)height,
+                    HEIGHT_MAX);
+    if (out->height < 1)
+        return fail(p, "%s.height_or: %lld, but the height is %s: a second height needs a first",
+                    where, (long long)height, out->height == 0 ? "0" : "null (unseen)");
+    if (height == out->height)
+        return fail(p, "%s.height_or: %lld is the height itself", where, (long long)height);
+    out->height_or = (int)height;
+    return true;
+}
+
 static bool read_token(const parser *p, const char *where, json_t *tile, vision_el_tile *out)
 {
     json_t *value;
@@ -343,8 +365,8 @@ static bool read_tile(const parser *p, size_t index, json_t *tile, vision_el_til
                     where, kind_of(tile));
     return read_position(p, where, tile, &out->row, &out->col) && read_type(p, where, tile, out) &&
            read_top(p, where, tile, out) && read_height(p, where, tile, out) &&
-           read_token(p, where, tile, out) && read_stack(p, where, tile, out) &&
-           read_confidence(p, where, tile, out);
+           read_height_or(p, where, tile, out) && read_token(p, where, tile, out) &&
+           read_stack(p, where, tile, out) && read_confidence(p, where, tile, out);
 }
 
 /* The span of the tiles' rows (or columns) must fit the rules' grid. */
@@ -633,6 +655,9 @@ static void put_tile(text *t, const vision_el_observation *o, const vision_el_ti
         put(t, "%d", tile->height);
     else
         put(t, "null");
+    if (height_known && tile->height > 0 && tile->height_or > 0 &&
+        tile->height_or <= HEIGHT_MAX && tile->height_or != tile->height)
+        put(t, "%s\"height_or\"%s%d", comma, colon, tile->height_or);
     put(t, "%s\"token\"%s", comma, colon);
     if (tile->token == EL_NO_TOKEN)
         put(t, "null");

@@ -244,6 +244,8 @@ typedef struct el_seen_tile {
     int8_t type;     /* el_tile_type */
     int8_t top;      /* seat, EL_EMPTY, or EL_UNSEEN */
     int8_t height;   /* adventurers, or EL_UNSEEN */
+    int8_t height_or; /* a second height the camera could not rule out (1..EL_STACK_MAX), or 0:
+                         a game with either matches */
     int8_t token;    /* EL_NO_TOKEN, EL_BOAT, EL_SNAKES, or EL_UNSEEN */
 } el_seen_tile;
 

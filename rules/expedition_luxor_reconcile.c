@@ -101,6 +101,13 @@ static bool align(search *s, const el_state *state, int row_shift, int col_shift
     return true;
 }
 
+/* Is height what the camera saw (either height it could not tell apart; anything unseen)? */
+static bool height_seen(const el_seen_tile *seen, int height)
+{
+    return seen->height == EL_UNSEEN || seen->height == height ||
+           (seen->height_or > 0 && seen->height_or == height);
+}
+
 /* Does the cell look as observed (unseen fields match anything)? */
 static bool cell_matches(const search *s, const el_cell *cell, int row, int col)
 {
@@ -115,7 +122,7 @@ static bool cell_matches(const search *s, const el_cell *cell, int row, int col)
         if (top != seen->top)
             return false;
     }
-    if (seen->height != EL_UNSEEN && seen->height != cell->height)
+    if (!height_seen(seen, cell->height))
         return false;
     if (seen->token != EL_UNSEEN && seen->token != cell->token)
         return false;
@@ -170,7 +177,8 @@ static bool still_possible(const search *s, const el_state *state, bool final)
             if (final)
                 return false;
             const el_seen_tile *seen = &s->observation->tiles[s->seen[row + EL_ORIGIN][col + EL_ORIGIN]];
-            bool too_high = seen->height != EL_UNSEEN && cell->height > seen->height;
+            bool too_high = seen->height != EL_UNSEEN && cell->height > seen->height &&
+                            cell->height > seen->height_or;
             if (!too_high && camp_may_reach(s, state, row, col))
                 continue;
             for_tokens++;
@@ -493,10 +501,12 @@ static void why_unexplained(const el_state *state, const el_observation *o, char
             const el_seen_tile *seen = &o->tiles[index];
             int top = cell->height ? cell->stack[cell->height - 1] : EL_EMPTY;
             if ((seen->top != EL_UNSEEN && seen->top != top) ||
-                (seen->height != EL_UNSEEN && seen->height != cell->height) ||
+                !height_seen(seen, cell->height) ||
                 (seen->token != EL_UNSEEN && seen->token != cell->token)) {
                 char height[16] = "unseen";
-                if (seen->height != EL_UNSEEN)
+                if (seen->height != EL_UNSEEN && seen->height_or > 0)
+                    snprintf(height, sizeof height, "%d or %d", seen->height, seen->height_or);
+                else if (seen->height != EL_UNSEEN)
                     snprintf(height, sizeof height, "%d", seen->height);
                 snprintf(reason, size,
                          "no legal move explains %d,%d: the table shows top %s, height %s, "

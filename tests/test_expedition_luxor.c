@@ -632,15 +632,23 @@ static void test_el_reconcile_explains_whole_turns_of_random_games(void **state_
     assert_true(explained >= 10);
 }
 
+/* A 2-player start, then orange's desert camp at 1,2 with 4 adventurers sending 2 west: the
+ * game before it (*before) and the table after it as a camera sees it (*after, *seen). */
+static void camp_sends_two_west(el_state *before, el_state *after, el_observation *seen)
+{
+    *before = test_el_new_game(2, false);
+    play(before, start_2p);
+    *after = *before;
+    play(after, (const char *const[]){"desert-camp@1,2 x4 > w 2", NULL});
+    el_observe(after, seen);
+}
+
 static void test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell(void **state_)
 {
     (void)state_;
-    el_state s = test_el_new_game(2, false);
-    play(&s, start_2p);
-    el_state after = s;
-    play(&after, (const char *const[]){"desert-camp@1,2 x4 > w 2", NULL});
+    el_state s, after;
     el_observation o;
-    el_observe(&after, &o);
+    camp_sends_two_west(&s, &after, &o);
     el_reconcile_result r;
 
     el_reconcile(&s, &o, &r);
@@ -677,6 +685,50 @@ static void test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell(void 
     o.unknown_count++;
     el_reconcile(&s, &o, &r);
     assert_int_equal(r.answer, EL_EXPLAINED);
+}
+
+/* A height the camera could not tell from a second one: a game with either matches, one with
+ * neither does not, and the reason names both. */
+static void test_el_reconcile_takes_either_of_two_heights(void **state_)
+{
+    (void)state_;
+    el_state s, after;
+    el_observation o;
+    camp_sends_two_west(&s, &after, &o);
+    int stack = -1;
+    for (int i = 0; i < o.count && stack < 0; i++)
+        if (o.tiles[i].height > 0)
+            stack = i;
+    assert_true(stack >= 0);
+    /* the camp kept 2 and sent 2 west: no move leaves 5 or 4 beside the other 2 */
+    int height = o.tiles[stack].height;
+    assert_int_equal(height, 2);
+    el_reconcile_result r;
+
+    o.tiles[stack].height = 5;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_UNEXPLAINED);
+
+    /* 5, or the true height: the move again */
+    o.tiles[stack].height_or = (int8_t)height;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_EXPLAINED);
+    char text[64];
+    el_format_move(&r.explanations[0].moves[0], text, sizeof text);
+    assert_string_equal(text, "desert-camp@1,2 x4 > w 2");
+
+    /* the true height first, a wrong one as the second: the same */
+    o.tiles[stack].height = (int8_t)height;
+    o.tiles[stack].height_or = 5;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_EXPLAINED);
+
+    /* neither is the game's: unexplained, and the reason says what was seen */
+    o.tiles[stack].height = 5;
+    o.tiles[stack].height_or = 4;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_UNEXPLAINED);
+    assert_non_null(strstr(r.reason, "5 or 4"));
 }
 
 static void test_el_reconcile_says_none_for_what_no_rule_allows(void **state_)
@@ -960,6 +1012,7 @@ int main(void)
         cmocka_unit_test(test_el_legal_moves_list_camps_with_every_movement),
         cmocka_unit_test(test_el_reconcile_explains_whole_turns_of_random_games),
         cmocka_unit_test(test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell),
+        cmocka_unit_test(test_el_reconcile_takes_either_of_two_heights),
         cmocka_unit_test(test_el_reconcile_says_none_for_what_no_rule_allows),
         cmocka_unit_test(test_el_reconcile_follows_into_the_next_turn),
         cmocka_unit_test(test_el_reconcile_says_why_a_table_does_not_fit),

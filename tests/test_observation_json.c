@@ -132,6 +132,7 @@ static void assert_same(const vision_el_observation *a, const vision_el_observat
         assert_int_equal(x->type, y->type);
         assert_string_equal(colour_name(a, x->top), colour_name(b, y->top));
         assert_int_equal(x->height, y->height);
+        assert_int_equal(x->height_or, y->height_or);
         assert_int_equal(x->token, y->token);
         assert_int_equal(x->stack_known, y->stack_known);
         for (int s = 0; x->stack_known && s < x->height; s++)
@@ -190,6 +191,7 @@ static void hand_built(vision_el_observation *o)
     o->tiles[0].stack[1] = orange;
     o->tiles[0].confidence[VISION_EL_TOP] = 0.9f;
     o->tiles[0].confidence[VISION_EL_HEIGHT] = 0.75f;
+    o->tiles[0].height_or = 3; /* the recogniser could not rule 3 out */
     add_tile(o, 0, 1, EL_LAKE, VISION_NONE, 0, EL_BOAT);
     add_tile(o, 0, 0, VISION_UNKNOWN, VISION_UNKNOWN, VISION_UNKNOWN, VISION_UNKNOWN);
     o->tiles[2].confidence[VISION_EL_TYPE] = 0.125f;
@@ -607,6 +609,45 @@ static void test_observation_json_refuses_a_height_that_contradicts_the_top(void
             "tiles[0].height: ", "0, but top is 'grey': must be 1..5 or null");
 }
 
+/* A second height the recogniser could not rule out: read, and refused where it says nothing
+ * or contradicts the first. */
+static void test_observation_json_reads_a_second_height(void **state)
+{
+    (void)state;
+    vision_el_observation o;
+    PARSE_OK(one_tile("\"type\": \"desert\", \"top\": \"grey\", \"height\": 3, "
+                      "\"height_or\": 4, \"token\": null"),
+             &o);
+    assert_int_equal(o.tiles[0].height, 3);
+    assert_int_equal(o.tiles[0].height_or, 4);
+    PARSE_OK(one_tile("\"type\": \"desert\", \"top\": \"grey\", \"height\": 3, "
+                      "\"height_or\": null, \"token\": null"),
+             &o);
+    assert_int_equal(o.tiles[0].height_or, 0);
+    char *text = observation_el_format(&o, false, false);
+    assert_null(strstr(text, "height_or"));
+    free(text);
+    REFUSED(one_tile("\"type\": \"desert\", \"top\": \"grey\", \"height\": 3, "
+                     "\"height_or\": \"4\", \"token\": null"),
+            "tiles[0].height_or: ", "must be an integer 1..5 or null (none), not a string");
+    REFUSED(one_tile("\"type\": \"desert\", \"top\": \"grey\", \"height\": 3, "
+                     "\"height_or\": 6, \"token\": null"),
+            "tiles[0].height_or: ", "6 is outside 1..5");
+    REFUSED(one_tile("\"type\": \"desert\", \"top\": \"grey\", \"height\": 3, "
+                     "\"height_or\": 0, \"token\": null"),
+            "tiles[0].height_or: ", "0 is outside 1..5");
+    REFUSED(one_tile("\"type\": \"desert\", \"top\": \"grey\", \"height\": 3, "
+                     "\"height_or\": 3, \"token\": null"),
+            "tiles[0].height_or: ", "3 is the height itself");
+    REFUSED(one_tile("\"type\": \"desert\", \"top\": \"grey\", \"height\": null, "
+                     "\"height_or\": 2, \"token\": null"),
+            "tiles[0].height_or: ",
+            "2, but the height is null (unseen): a second height needs a first");
+    REFUSED(one_tile("\"type\": \"desert\", \"top\": null, \"height\": 0, "
+                     "\"height_or\": 1, \"token\": null"),
+            "tiles[0].height_or: ", "1, but the height is 0");
+}
+
 static void test_observation_json_refuses_a_bad_token(void **state)
 {
     (void)state;
@@ -755,7 +796,7 @@ static void test_observation_json_writes_the_compact_format(void **state)
               "{\"row\":0,\"col\":1,\"type\":\"lake\",\"top\":null,\"height\":0,"
               "\"token\":\"boat\"},"
               "{\"row\":1,\"col\":0,\"type\":\"desert-camp\",\"top\":\"orange\",\"height\":2,"
-              "\"token\":null,\"stack\":[\"black\",\"orange\"]}],"
+              "\"height_or\":3,\"token\":null,\"stack\":[\"black\",\"orange\"]}],"
               "\"unknown\":[{\"row\":1,\"col\":1}]}");
     free(text);
     memset(&o, 0, sizeof o);
@@ -783,7 +824,8 @@ static void test_observation_json_writes_the_pretty_format(void **state)
         "\"token\": \"boat\", \"confidence\": {\"type\": 1, \"top\": 1, \"height\": 1, "
         "\"token\": 1}},\n"
         "    {\"row\": 1, \"col\": 0, \"type\": \"desert-camp\", \"top\": \"orange\", "
-        "\"height\": 2, \"token\": null, \"stack\": [\"black\", \"orange\"], \"confidence\": "
+        "\"height\": 2, \"height_or\": 3, \"token\": null, \"stack\": [\"black\", \"orange\"], "
+        "\"confidence\": "
         "{\"type\": 1, \"top\": 0.9, \"height\": 0.75, \"token\": 1}}\n"
         "  ],\n"
         "  \"unknown\": [\n"
@@ -1462,6 +1504,7 @@ int main(void)
         cmocka_unit_test(test_observation_json_refuses_a_ninth_colour),
         cmocka_unit_test(test_observation_json_refuses_a_bad_height),
         cmocka_unit_test(test_observation_json_refuses_a_height_that_contradicts_the_top),
+        cmocka_unit_test(test_observation_json_reads_a_second_height),
         cmocka_unit_test(test_observation_json_refuses_a_bad_token),
         cmocka_unit_test(test_observation_json_refuses_sandstorm_and_caravan_on_the_table),
         cmocka_unit_test(test_observation_json_refuses_a_stack_that_disagrees),

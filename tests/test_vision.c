@@ -192,8 +192,8 @@ static void test_vision_truth_of_state_is_the_engines_observation(void **state)
     free(seen);
 }
 
-/* vision's reading as the rules take it: tops as seats, unsure fields unseen, an unread type
- * an unknown cell, a colour of no seat refused. */
+/* vision's reading as the rules take it: tops as seats, unsure fields unseen, a second height
+ * with a height kept, an unread type an unknown cell, a colour of no seat refused. */
 static void test_vision_el_to_rules_reads_seats_and_drops_unsure_fields(void **state)
 {
     (void)state;
@@ -222,6 +222,20 @@ static void test_vision_el_to_rules_reads_seats_and_drops_unsure_fields(void **s
     assert_int_equal(out.unknown_count, 1);
     assert_int_equal(out.unknown[0].col, 1);
     assert_true(confidence > 0.79f && confidence < 0.81f);
+
+    /* a height kept keeps the runner-up the recogniser could not rule out; one dropped does
+     * not */
+    seen->tiles[0].height_or = 3;
+    assert_int_equal(vision_el_to_rules(seen, colours, 2, 0.5f, &out, NULL, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(out.tiles[0].height, EL_UNSEEN);
+    assert_int_equal(out.tiles[0].height_or, 0);
+    seen->tiles[0].confidence[VISION_EL_HEIGHT] = 0.6f;
+    assert_int_equal(vision_el_to_rules(seen, colours, 2, 0.5f, &out, NULL, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(out.tiles[0].height, 2);
+    assert_int_equal(out.tiles[0].height_or, 3);
+    assert_int_equal(out.tiles[1].height_or, 0);
 
     seen->tiles[0].top = vision_el_colour_index(seen, "red");
     assert_int_equal(vision_el_to_rules(seen, colours, 2, 0.5f, &out, NULL, error, sizeof error),

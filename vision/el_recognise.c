@@ -24,6 +24,7 @@
 #define PALETTE_NEAR 1.0f    /* a colour this near a palette's or a piece's (EL_OUTLIER² units) */
 #define PALETTE_LIKE 0.75    /* a token's colours spread over its palette at least this alike */
 #define MIN_LEAN_MM 1.2     /* a piece must lean its image this far for a height to be read */
+#define HEIGHT_OR_BELOW 1.0f /* a height less sure than this names its runner-up too */
 
 _Static_assert(READ_AGAIN <= EL_TILE_TYPES, "more arts read again than there are");
 
@@ -490,9 +491,12 @@ static vision_status read_table(const vision_registration *registration, const v
             /* One piece more or less moves the capsule's end by lean_mm, over its width:
              * piece_score, when all of it looks like a piece. */
             double second = -INFINITY;
+            int runner_up = 0;
             for (int k = 1; k <= VISION_EL_STACK_MAX; k++)
-                if (k != fit->height && fit->score[k] > second)
+                if (k != fit->height && fit->score[k] > second) {
                     second = fit->score[k];
+                    runner_up = k;
+                }
             if (fit->lean_mm < MIN_LEAN_MM) {
                 tile->height = VISION_UNKNOWN;
                 tile->confidence[VISION_EL_HEIGHT] = 0.0f;
@@ -500,6 +504,9 @@ static vision_status read_table(const vision_registration *registration, const v
                 tile->height = fit->height;
                 tile->confidence[VISION_EL_HEIGHT] =
                     clamp01((fit->score[fit->height] - second) / fit->piece_score);
+                /* Not sure of it: the runner-up too, which the tracker's rules may take. */
+                if (tile->confidence[VISION_EL_HEIGHT] < HEIGHT_OR_BELOW)
+                    tile->height_or = runner_up;
             }
             if (missed) { /* no surer than the capsule was a stack */
                 float found = (float)clamp01(fit->filled / EL_STACK_FILLED);

@@ -213,6 +213,8 @@ typedef struct vision_el_tile {
     int type;       /* el_tile_type, or VISION_UNKNOWN */
     int top;        /* index into the observation's colours, VISION_NONE, or VISION_UNKNOWN */
     int height;     /* adventurers (0 with no top), or VISION_UNKNOWN */
+    int height_or;  /* a second height the image could not rule out (1..VISION_EL_STACK_MAX),
+                       or 0: the tracker's rules may take either */
     int token;      /* EL_NO_TOKEN, EL_BOAT, EL_SNAKES, or VISION_UNKNOWN */
     int stack_known; /* a truth may give the whole stack: then stack[0..height) is it */
     int stack[VISION_EL_STACK_MAX]; /* colour indices, bottom first */
@@ -250,7 +252,8 @@ int vision_el_truth_of_state(const el_state *state, vision_el_observation *truth
  * What the rules read of an observation (el_observation, for el_reconcile and the tracker): the
  * one place where vision's reading becomes the game's. Tops become seats by colour name (seats
  * colours of the game, in play order); a field VISION_UNKNOWN or below min_confidence becomes
- * EL_UNSEEN; a tile whose type is unread or below min_confidence becomes an unknown cell.
+ * EL_UNSEEN; a tile whose type is unread or below min_confidence becomes an unknown cell; a
+ * height kept keeps its height_or (the rules then take either).
  * *confidence (may be NULL) receives the lowest confidence among the fields kept (1 when none).
  * VISION_BAD_INPUT, *out zeroed and error (size bytes) naming the tile, for a top whose colour
  * is no seat's or a position outside what the rules hold.
