@@ -208,7 +208,8 @@ static void on_tracker_event(void *context, const tracker_event *event)
                           .tracker = event, .acting_seat = p->read_acting};
     if (event->kind == TRACKER_MOVE) {
         p->stats.moves++;
-        double waited = isnan(p->last_busy_ms) ? 0 : p->stable_ms - p->last_busy_ms;
+        out.after_busy = !isnan(p->last_busy_ms);
+        double waited = out.after_busy ? p->stable_ms - p->last_busy_ms : 0;
         out.latency_ms = waited + (vision_clock_ms() - p->read_started);
     } else if (event->kind == TRACKER_FLAG) {
         p->stats.flags++;

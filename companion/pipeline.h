@@ -52,6 +52,9 @@ typedef struct pipeline_event {
      * frame to the settled frame, plus the wall time spent from the settled frame's arrival
      * to the commit (registration check, recognition, the tracker, the archive) */
     double latency_ms;
+    bool after_busy;               /* TRACKER, a MOVE: a busy frame came before it (not so for
+                                    * the start layout read at the first settled frame): the
+                                    * latency is the hand's, not only the reading's */
     char text[320];                /* REGISTERED, REREGISTERED, UNREAD: one line */
 } pipeline_event;
 

@@ -241,7 +241,7 @@ el_status el_random_game(el_state *state, uint64_t seed,
 
 typedef struct el_seen_tile {
     int8_t row, col; /* translated so that the smallest row and column are 0 */
-    int8_t type;     /* el_tile_type */
+    int8_t type;     /* el_tile_type, or EL_UNSEEN: a tile is there, its type unread */
     int8_t top;      /* seat, EL_EMPTY, or EL_UNSEEN */
     int8_t height;   /* adventurers, or EL_UNSEEN */
     int8_t height_or; /* a second height the camera could not rule out (1..EL_STACK_MAX), or 0:
@@ -290,7 +290,8 @@ typedef struct el_reconcile_result {
  * Which legal action sequences of the current and following turns lead from the state to
  * something that looks like the observation? Ranked: fewer turns ended first, then fewer moves.
  * Sequences that lead to the same game count once. Unseen fields and unknown cells match
- * anything. The observation's translation is found by aligning the tiles already known.
+ * anything; a tile of unseen type is a tile of any type (a new one must still be placed). The
+ * observation's translation is found by aligning the tiles already known.
  */
 void el_reconcile(const el_state *state, const el_observation *observation,
                   el_reconcile_result *result);

@@ -18,10 +18,23 @@
 #define MOVE_BUFFER 512
 #define VISITED_SLOTS (1 << 13) /* explored states, by hash: orders of the same moves meet */
 
+#define ANY_TYPE 0xff /* a new tile whose type the camera could not read */
+
 typedef struct new_tile {
     int8_t row, col; /* state coordinates */
-    uint8_t type;
+    uint8_t type;    /* el_tile_type, or ANY_TYPE */
 } new_tile;
+
+/* A tile the camera saw, whatever its type, or one of this type. */
+static bool type_seen(const el_seen_tile *seen, int type)
+{
+    return seen->type == EL_UNSEEN || seen->type == type;
+}
+
+static bool type_valid(int type)
+{
+    return type == EL_UNSEEN || (type >= 0 && type < EL_TILE_TYPES);
+}
 
 typedef struct search {
     const el_observation *observation;
@@ -80,14 +93,15 @@ static bool align(search *s, const el_state *state, int row_shift, int col_shift
     s->new_count = 0;
     for (int i = 0; i < o->count; i++) {
         int row = o->tiles[i].row + row_shift, col = o->tiles[i].col + col_shift;
-        if (!in_grid(row, col) || o->tiles[i].type < 0 || o->tiles[i].type >= EL_TILE_TYPES)
+        if (!in_grid(row, col) || !type_valid(o->tiles[i].type))
             return false;
         s->seen[row + EL_ORIGIN][col + EL_ORIGIN] = (int16_t)i;
         const el_cell *cell = el_cell_at(state, row, col);
         if (!cell->has_tile)
-            s->new_tiles[s->new_count++] =
-                (new_tile){(int8_t)row, (int8_t)col, (uint8_t)o->tiles[i].type};
-        else if (cell->type != o->tiles[i].type)
+            s->new_tiles[s->new_count++] = (new_tile){
+                (int8_t)row, (int8_t)col,
+                o->tiles[i].type == EL_UNSEEN ? ANY_TYPE : (uint8_t)o->tiles[i].type};
+        else if (!type_seen(&o->tiles[i], cell->type))
             return false;
     }
     /* Every known tile is seen, or hidden under an unknown cell. */
@@ -151,7 +165,8 @@ static bool camp_may_reach(const search *s, const el_state *state, int row, int 
         int distance = tile->row == row ? tile->col - col : tile->col == col ? tile->row - row : 9;
         if (distance < 0)
             distance = -distance;
-        if (el_is_camp(tile->type) && distance <= EL_MAX_STOPS && !tile_placed(state, tile))
+        bool camp = tile->type == ANY_TYPE || el_is_camp(tile->type);
+        if (camp && distance <= EL_MAX_STOPS && !tile_placed(state, tile))
             return true;
     }
     return false;
@@ -321,16 +336,23 @@ static void explore(search *s, const el_state *state)
         el_tiles_left(state, state->active) > 0) {
         for (int i = 0; i < s->new_count; i++) {
             const new_tile *tile = &s->new_tiles[i];
-            if (tile_placed(state, tile) || !el_may_place_type(state, tile->type))
+            if (tile_placed(state, tile))
                 continue;
-            size_t count = el_placements_at(state, tile->type, tile->row, tile->col, moves,
-                                            MOVE_BUFFER);
-            if (count > MOVE_BUFFER) {
-                s->result->search_cut = true;
-                count = MOVE_BUFFER;
+            /* A tile whose type the camera could not read may be any the seat may place. */
+            int first = tile->type == ANY_TYPE ? 0 : tile->type;
+            int last = tile->type == ANY_TYPE ? EL_TILE_TYPES - 1 : tile->type;
+            for (int type = first; type <= last; type++) {
+                if (!el_may_place_type(state, type))
+                    continue;
+                size_t count = el_placements_at(state, type, tile->row, tile->col, moves,
+                                                MOVE_BUFFER);
+                if (count > MOVE_BUFFER) {
+                    s->result->search_cut = true;
+                    count = MOVE_BUFFER;
+                }
+                for (size_t m = 0; m < count; m++)
+                    try_move(s, state, &moves[m]);
             }
-            for (size_t m = 0; m < count; m++)
-                try_move(s, state, &moves[m]);
         }
     }
     if (state->config.expansion && state->placed_this_turn > 0 && !state->token_this_turn)
@@ -371,7 +393,7 @@ static void best_shift(const el_state *state, const el_observation *o, int refer
         int dr = reference_row - row, dc = reference_col - col, matched = 0;
         for (int i = 0; i < o->count; i++) {
             const el_cell *cell = el_cell_at(state, o->tiles[i].row + dr, o->tiles[i].col + dc);
-            matched += cell && cell->has_tile && cell->type == o->tiles[i].type;
+            matched += cell && cell->has_tile && type_seen(&o->tiles[i], cell->type);
         }
         if (matched > best) {
             best = matched;
@@ -426,8 +448,7 @@ static void why_unexplained(const el_state *state, const el_observation *o, char
     memset(seen_at, 0xff, sizeof seen_at);
     for (int i = 0; i < o->count; i++) {
         int row = o->tiles[i].row + dr, col = o->tiles[i].col + dc;
-        if (!el_cell_at(state, row, col) || o->tiles[i].type < 0 ||
-            o->tiles[i].type >= EL_TILE_TYPES) {
+        if (!el_cell_at(state, row, col) || !type_valid(o->tiles[i].type)) {
             snprintf(reason, size, "the table shows a tile at %d,%d, beyond what the game can hold",
                      row, col);
             return;
@@ -450,7 +471,7 @@ static void why_unexplained(const el_state *state, const el_observation *o, char
                          el_tile_name((el_tile_type)cell->type), row, col);
                 return;
             }
-            if (o->tiles[index].type != cell->type) {
+            if (!type_seen(&o->tiles[index], cell->type)) {
                 snprintf(reason, size, "the tile at %d,%d was a %s, the table shows a %s", row, col,
                          el_tile_name((el_tile_type)cell->type),
                          el_tile_name((el_tile_type)o->tiles[index].type));
@@ -466,21 +487,29 @@ static void why_unexplained(const el_state *state, const el_observation *o, char
             int row = o->tiles[i].row + dr, col = o->tiles[i].col + dc;
             if (done[i] || el_cell_at(&placed, row, col)->has_tile)
                 continue;
-            for (int seat = 0; seat < placed.config.seats && !done[i]; seat++) {
-                el_state turn = fresh_turn(&placed, seat);
-                el_move move = least_placement(&turn, o->tiles[i].type, row, col);
-                if (el_apply(&turn, &move, NULL) == EL_OK) {
-                    turn.active = placed.active;
-                    placed = turn;
-                    done[i] = progress = true;
+            bool any = o->tiles[i].type == EL_UNSEEN; /* then whichever type fits */
+            for (int seat = 0; seat < placed.config.seats && !done[i]; seat++)
+                for (int type = any ? 0 : o->tiles[i].type;
+                     type <= (any ? EL_TILE_TYPES - 1 : o->tiles[i].type) && !done[i]; type++) {
+                    el_state turn = fresh_turn(&placed, seat);
+                    el_move move = least_placement(&turn, type, row, col);
+                    if (el_apply(&turn, &move, NULL) == EL_OK) {
+                        turn.active = placed.active;
+                        placed = turn;
+                        done[i] = progress = true;
+                    }
                 }
-            }
         }
     }
     for (int i = 0; i < o->count; i++) {
         int row = o->tiles[i].row + dr, col = o->tiles[i].col + dc;
         if (done[i] || el_cell_at(state, row, col)->has_tile)
             continue;
+        if (o->tiles[i].type == EL_UNSEEN) {
+            snprintf(reason, size, "a tile at %d,%d whose type is unread: no tile fits there",
+                     row, col);
+            return;
+        }
         el_state turn = fresh_turn(&placed, placed.active);
         el_move move = least_placement(&turn, o->tiles[i].type, row, col);
         el_error error;
@@ -562,7 +591,7 @@ void el_reconcile(const el_state *state, const el_observation *observation,
     s.nodes = 0;
 
     /* Candidate shifts: the first known tile (the reference) lies under some observed tile of
-     * its type, or under a cell the camera could not read. */
+     * its type (or of a type unread), or under a cell the camera could not read. */
     int shifts[EL_MAX_TILES * 2][2];
     int shift_count = 0;
     bool unchanged = false;
@@ -577,7 +606,7 @@ void el_reconcile(const el_state *state, const el_observation *observation,
             }
         }
     for (int i = 0; i < observation->count && reference_type >= 0; i++)
-        if (observation->tiles[i].type == reference_type) {
+        if (type_seen(&observation->tiles[i], reference_type)) {
             shifts[shift_count][0] = reference_row - observation->tiles[i].row;
             shifts[shift_count][1] = reference_col - observation->tiles[i].col;
             shift_count++;

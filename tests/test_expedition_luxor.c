@@ -731,6 +731,60 @@ static void test_el_reconcile_takes_either_of_two_heights(void **state_)
     assert_non_null(strstr(r.reason, "5 or 4"));
 }
 
+/* A tile whose type the camera could not read is still a tile: a new one must be placed, as
+ * any type that fits, and an old one matches whatever it is. */
+static void test_el_reconcile_places_a_tile_of_unread_type(void **state_)
+{
+    (void)state_;
+    el_state s = test_el_new_game(2, false);
+    play(&s, start_2p);
+    el_state after = s;
+    play(&after, (const char *const[]){"desert-camp@0,2 x3", "desert@1,2", NULL});
+    el_observation o;
+    el_observe(&after, &o);
+    int camp = -1;
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].type == EL_DESERT_CAMP)
+            camp = i;
+    assert_true(camp >= 0);
+    o.tiles[camp].type = EL_UNSEEN;
+    el_reconcile_result r;
+    el_reconcile(&s, &o, &r);
+    /* never the desert alone: every explanation places a tile, a camp, where the camp is */
+    assert_true(r.answer == EL_EXPLAINED || r.answer == EL_AMBIGUOUS);
+    bool truth = false;
+    assert_int_equal(r.explanations[0].count, 2);
+    for (int e = 0; e < r.count; e++) {
+        bool placed_there = false;
+        for (int m = 0; m < r.explanations[e].count; m++) {
+            const el_move *move = &r.explanations[e].moves[m];
+            if (move->kind == EL_MOVE_PLACE && move->row == 0 && move->col == 2) {
+                placed_there = true;
+                assert_true(el_is_camp((el_tile_type)move->what));
+            }
+        }
+        assert_true(placed_there);
+        char first[64];
+        el_format_move(&r.explanations[e].moves[0], first, sizeof first);
+        truth |= strcmp(first, "desert-camp@0,2 x3") == 0;
+    }
+    assert_true(truth);
+
+    /* the camp known, its type unread later: the table is the game's */
+    el_observe(&after, &o);
+    o.tiles[camp].type = EL_UNSEEN;
+    el_reconcile(&after, &o, &r);
+    assert_int_equal(r.answer, EL_UNCHANGED);
+
+    /* a new tile of unread type where no tile can go: unexplained, and said so */
+    el_observe(&s, &o);
+    o.tiles[o.count++] = (el_seen_tile){.row = 5, .col = 5, .type = EL_UNSEEN, .top = EL_EMPTY,
+                                        .height = 0, .token = EL_NO_TOKEN};
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_UNEXPLAINED);
+    assert_non_null(strstr(r.reason, "whose type is unread"));
+}
+
 static void test_el_reconcile_says_none_for_what_no_rule_allows(void **state_)
 {
     (void)state_;
@@ -1013,6 +1067,7 @@ int main(void)
         cmocka_unit_test(test_el_reconcile_explains_whole_turns_of_random_games),
         cmocka_unit_test(test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell),
         cmocka_unit_test(test_el_reconcile_takes_either_of_two_heights),
+        cmocka_unit_test(test_el_reconcile_places_a_tile_of_unread_type),
         cmocka_unit_test(test_el_reconcile_says_none_for_what_no_rule_allows),
         cmocka_unit_test(test_el_reconcile_follows_into_the_next_turn),
         cmocka_unit_test(test_el_reconcile_says_why_a_table_does_not_fit),

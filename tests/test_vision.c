@@ -192,8 +192,9 @@ static void test_vision_truth_of_state_is_the_engines_observation(void **state)
     free(seen);
 }
 
-/* vision's reading as the rules take it: tops as seats, unsure fields unseen, a second height
- * with a height kept, an unread type an unknown cell, a colour of no seat refused. */
+/* vision's reading as the rules take it: tops as seats, unsure fields unseen (an unsure type
+ * too, on a tile still), a second height with a height kept, an unread type an unknown cell, a
+ * colour of no seat refused. */
 static void test_vision_el_to_rules_reads_seats_and_drops_unsure_fields(void **state)
 {
     (void)state;
@@ -236,6 +237,16 @@ static void test_vision_el_to_rules_reads_seats_and_drops_unsure_fields(void **s
     assert_int_equal(out.tiles[0].height, 2);
     assert_int_equal(out.tiles[0].height_or, 3);
     assert_int_equal(out.tiles[1].height_or, 0);
+
+    /* a type read unsure: still a tile, of unseen type, its other fields as read */
+    seen->tiles[2].confidence[VISION_EL_TYPE] = 0.3f;
+    assert_int_equal(vision_el_to_rules(seen, colours, 2, 0.5f, &out, NULL, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(out.count, 2);
+    assert_int_equal(out.unknown_count, 1);
+    assert_int_equal(out.tiles[1].type, EL_UNSEEN);
+    assert_int_equal(out.tiles[1].token, EL_BOAT);
+    seen->tiles[2].confidence[VISION_EL_TYPE] = 1.0f;
 
     seen->tiles[0].top = vision_el_colour_index(seen, "red");
     assert_int_equal(vision_el_to_rules(seen, colours, 2, 0.5f, &out, NULL, error, sizeof error),

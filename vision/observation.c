@@ -81,8 +81,7 @@ vision_status vision_el_to_rules(const vision_el_observation *seen,
                                "tiles[%d] at %d,%d: beyond the %dx%d cells the game holds", i,
                                tile->row, tile->col, EL_GRID, EL_GRID);
         }
-        if (tile->type < 0 || tile->type >= EL_TILE_TYPES ||
-            tile->confidence[VISION_EL_TYPE] < min_confidence) {
+        if (tile->type < 0 || tile->type >= EL_TILE_TYPES) {
             out->unknown[out->unknown_count].row = (int8_t)tile->row;
             out->unknown[out->unknown_count].col = (int8_t)tile->col;
             out->unknown_count++;
@@ -108,6 +107,9 @@ vision_status vision_el_to_rules(const vision_el_observation *seen,
         el_seen_tile *rules_tile = &out->tiles[out->count++];
         rules_tile->row = (int8_t)tile->row;
         rules_tile->col = (int8_t)tile->col;
+        /* A type too unsure to keep is unseen, the tile still a tile: were its cell unknown,
+         * the rules could explain the table without it (a camp read unsure, then a tile placed
+         * beside it, committed as if it came first). */
         rules_tile->type = kept(tile->type, tile->confidence[VISION_EL_TYPE], min_confidence,
                                 &lowest);
         rules_tile->top = top == EL_EMPTY ? (tile->confidence[VISION_EL_TOP] < min_confidence

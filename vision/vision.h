@@ -252,8 +252,9 @@ int vision_el_truth_of_state(const el_state *state, vision_el_observation *truth
  * What the rules read of an observation (el_observation, for el_reconcile and the tracker): the
  * one place where vision's reading becomes the game's. Tops become seats by colour name (seats
  * colours of the game, in play order); a field VISION_UNKNOWN or below min_confidence becomes
- * EL_UNSEEN; a tile whose type is unread or below min_confidence becomes an unknown cell; a
- * height kept keeps its height_or (the rules then take either).
+ * EL_UNSEEN (a tile whose type is below it stays a tile, of unseen type); a tile whose type is
+ * unread becomes an unknown cell; a height kept keeps its height_or (the rules then take
+ * either).
  * *confidence (may be NULL) receives the lowest confidence among the fields kept (1 when none).
  * VISION_BAD_INPUT, *out zeroed and error (size bytes) naming the tile, for a top whose colour
  * is no seat's or a position outside what the rules hold.
