@@ -12,7 +12,9 @@
  * adventurer's colour (lower-case letters, words joined by '-', at most 15), null for none or
  * "unknown"; "height" 0..5 or null when unseen (with top null it must be 0 or null, and null
  * then reads as 0; with a colour it must be 1..5 or null); "token" "boat", "snakes", null for
- * none or "unknown". All six are required, and so is "tiles" (maybe empty). Optional: "stack",
+ * none or "unknown". All six are required, and so is "tiles" (maybe empty). Optional:
+ * "height_or", a second height 1..5 the recogniser could not rule out (only with a height 1..5,
+ * never the height itself; null for none), "stack",
  * the colours bottom first (its length the height, its last the top), and "confidence", one
  * number 0..1 for every field or an object of them by field (a field left out: 1). "unknown"
  * (optional) lists the cells that could not be read. Rows and columns may be any integers in
@@ -55,7 +57,8 @@ vision_status observation_el_load(const char *path, vision_el_observation *obser
  * The observation as one JSON object in the format above (malloc'd, NUL-terminated, no final
  * line break; the caller frees it): pretty (a tile or cell a line, indented by two spaces) or
  * compact (one line, no spaces). Tiles and unknown cells in row-major order, translated as the
- * reader would; "stack" where stack_known; "confidence" as an object of the four, rounded to 3
+ * reader would; "height_or" where it is 1..5, not the height, and the height is 1..5; "stack"
+ * where stack_known; "confidence" as an object of the four, rounded to 3
  * decimals, when with_confidence. What the format cannot say is written as unseen: a type,
  * top colour or token out of range as "unknown", a height out of 0..5 as null, and a stack
  * holding a colour out of range, or of unknown height, is left out. NULL when out of memory.

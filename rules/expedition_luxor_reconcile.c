@@ -563,7 +563,7 @@ el_status el_start_seen(const el_state *state, const el_observation *observation
     for (int i = 0; i < observation->count; i++) {
         const el_seen_tile *seen = &observation->tiles[i];
         if (seen->type < 0 || seen->type >= EL_TILE_TYPES)
-            return el_fail(error, EL_ILLEGAL, "the start tile at %d,%d is not read", seen->row,
+            return el_fail(error, EL_ILLEGAL, "the start tile at %d,%d: its type is unread or unsure", seen->row,
                            seen->col);
         if ((seen->top != EL_EMPTY && seen->top != EL_UNSEEN) || seen->height > 0)
             return el_fail(error, EL_ILLEGAL, "adventurers on the start layout at %d,%d",

@@ -776,7 +776,33 @@ static void test_el_reconcile_places_a_tile_of_unread_type(void **state_)
     el_reconcile(&after, &o, &r);
     assert_int_equal(r.answer, EL_UNCHANGED);
 
+    /* a camp of unread type that sent movers: a desert or an oasis camp, both explain it (a
+     * tile of unread type may be a camp that reaches the stacks beside it) */
+    el_state sent;
+    camp_sends_two_west(&s, &sent, &o);
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].type == EL_DESERT_CAMP)
+            o.tiles[i].type = EL_UNSEEN;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_AMBIGUOUS);
+
+    /* the first known tile, by which the table is aligned, read of unread type: still aligned */
+    el_observe(&s, &o);
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].row == 0 && o.tiles[i].col == 0)
+            o.tiles[i].type = EL_UNSEEN;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_UNCHANGED);
+    el_observe(&sent, &o);
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].row == 0 && o.tiles[i].col == 0)
+            o.tiles[i].type = EL_UNSEEN;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_EXPLAINED);
+
     /* a new tile of unread type where no tile can go: unexplained, and said so */
+    s = test_el_new_game(2, false);
+    play(&s, start_2p);
     el_observe(&s, &o);
     o.tiles[o.count++] = (el_seen_tile){.row = 5, .col = 5, .type = EL_UNSEEN, .top = EL_EMPTY,
                                         .height = 0, .token = EL_NO_TOKEN};

@@ -24,7 +24,8 @@
 #define PALETTE_NEAR 1.0f    /* a colour this near a palette's or a piece's (EL_OUTLIER² units) */
 #define PALETTE_LIKE 0.75    /* a token's colours spread over its palette at least this alike */
 #define MIN_LEAN_MM 1.2     /* a piece must lean its image this far for a height to be read */
-#define HEIGHT_OR_BELOW 1.0f /* a height less sure than this names its runner-up too */
+#define HEIGHT_OR_BELOW 1.0f /* a height less sure than this, as the capsules' scores tell,
+                                names its runner-up too */
 
 _Static_assert(READ_AGAIN <= EL_TILE_TYPES, "more arts read again than there are");
 
@@ -504,7 +505,9 @@ static vision_status read_table(const vision_registration *registration, const v
                 tile->height = fit->height;
                 tile->confidence[VISION_EL_HEIGHT] =
                     clamp01((fit->score[fit->height] - second) / fit->piece_score);
-                /* Not sure of it: the runner-up too, which the tracker's rules may take. */
+                /* Not sure of it: the runner-up too, which the tracker's rules may take.
+                 * (A stack whose capsule was too little piece to be found is doubted below,
+                 * but as a stack at all: no second height says that.) */
                 if (tile->confidence[VISION_EL_HEIGHT] < HEIGHT_OR_BELOW)
                     tile->height_or = runner_up;
             }

@@ -121,7 +121,7 @@ vision_status vision_el_to_rules(const vision_el_observation *seen,
         /* A height sure enough to keep keeps its runner-up: the rules take either. One too
          * unsure stays unseen, not a pair: given as a pair, the rules found wrong games that
          * fit it (bench/README.md). */
-        if (rules_tile->height != EL_UNSEEN && tile->height_or > 0 &&
+        if (rules_tile->height > 0 && tile->height_or > 0 &&
             tile->height_or <= EL_STACK_MAX && tile->height_or != tile->height)
             rules_tile->height_or = (int8_t)tile->height_or;
         rules_tile->token = kept(tile->token, tile->confidence[VISION_EL_TOKEN], min_confidence,
