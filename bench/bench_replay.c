@@ -17,7 +17,7 @@
  * false 0, missed 0, latency = settle time (600 ms) + at most 150 ms, memory <= 150 MB.
  * --min-confidence: the pipeline's min_confidence (default 0.5), to weigh moves right against
  * false ones. BENCH_VERBOSE=1 prints each flag with its reason (what the rules could not
- * explain).
+ * explain) and each move with its latency.
  */
 #define _XOPEN_SOURCE 700
 #include "cv_shim_geometry.h"
@@ -87,6 +87,9 @@ static void on_event(void *context, const pipeline_event *event)
     }
     if (event->after_busy && *run->latency_count < LATENCIES_MAX)
         run->latencies[(*run->latency_count)++] = event->latency_ms;
+    if (getenv("BENCH_VERBOSE"))
+        fprintf(stderr, "  move at %.1f s: %s (%.0f ms after %s)\n", e->frame_time, line,
+                event->latency_ms, event->after_busy ? "the last busy frame" : "the first frame");
 }
 
 /* Runs `tablescribe ARGS...` (NULL-terminated; the one built with this bench) and returns its
