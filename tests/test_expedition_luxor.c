@@ -723,6 +723,25 @@ static void test_el_reconcile_takes_either_of_two_heights(void **state_)
     el_reconcile(&s, &o, &r);
     assert_int_equal(r.answer, EL_EXPLAINED);
 
+    /* a stack of 2 that a camp still to be placed raises to 3, read "1 or 3": the game
+     * before the camp has more than the 1 but fewer than the 3, so the camp may mend it */
+    el_state before = s;
+    play(&before, (const char *const[]){"desert-camp@1,2 x4 > w 2", NULL});
+    el_state raised = before;
+    play(&raised, (const char *const[]){"desert-camp@2,1 x2 > n 1", NULL});
+    el_observation seen;
+    el_observe(&raised, &seen);
+    for (int i = 0; i < seen.count; i++)
+        if (seen.tiles[i].row == 1 && seen.tiles[i].col == 1) {
+            assert_int_equal(seen.tiles[i].height, 3);
+            seen.tiles[i].height = 1;
+            seen.tiles[i].height_or = 3;
+        }
+    el_reconcile(&before, &seen, &r);
+    assert_int_equal(r.answer, EL_EXPLAINED);
+    el_format_move(&r.explanations[0].moves[0], text, sizeof text);
+    assert_string_equal(text, "desert-camp@2,1 x2 > n 1");
+
     /* neither is the game's: unexplained, and the reason says what was seen */
     o.tiles[stack].height = 5;
     o.tiles[stack].height_or = 4;
