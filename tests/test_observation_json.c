@@ -1014,6 +1014,8 @@ static void degrade(vision_el_observation *o, uint64_t *seed)
             tile->token = VISION_UNKNOWN;
         else if (roll == 4)
             tile->stack_known = 0;
+        else if (roll == 5 && tile->height > 0) /* a runner-up beside the height */
+            tile->height_or = tile->height < 5 ? tile->height + 1 : tile->height - 1;
     }
     for (int tries = random_below(seed, 4); tries > 0; tries--) {
         const vision_el_tile *near = &o->tiles[random_below(seed, o->tile_count)];
