@@ -18,11 +18,9 @@
 #define MOVE_BUFFER 512
 #define VISITED_SLOTS (1 << 13) /* explored states, by hash: orders of the same moves meet */
 
-#define ANY_TYPE 0xff /* a new tile whose type the camera could not read */
-
 typedef struct new_tile {
     int8_t row, col; /* state coordinates */
-    uint8_t type;    /* el_tile_type, or ANY_TYPE */
+    int8_t type;     /* el_tile_type, or EL_UNSEEN: the camera could not read it */
 } new_tile;
 
 /* A tile the camera saw, whatever its type, or one of this type. */
@@ -34,6 +32,13 @@ static bool type_seen(const el_seen_tile *seen, int type)
 static bool type_valid(int type)
 {
     return type == EL_UNSEEN || (type >= 0 && type < EL_TILE_TYPES);
+}
+
+/* The types a tile seen as type may be, [*first, *last]: every one when it is unread. */
+static void types_of(int type, int *first, int *last)
+{
+    *first = type == EL_UNSEEN ? 0 : type;
+    *last = type == EL_UNSEEN ? EL_TILE_TYPES - 1 : type;
 }
 
 typedef struct search {
@@ -98,9 +103,7 @@ static bool align(search *s, const el_state *state, int row_shift, int col_shift
         s->seen[row + EL_ORIGIN][col + EL_ORIGIN] = (int16_t)i;
         const el_cell *cell = el_cell_at(state, row, col);
         if (!cell->has_tile)
-            s->new_tiles[s->new_count++] = (new_tile){
-                (int8_t)row, (int8_t)col,
-                o->tiles[i].type == EL_UNSEEN ? ANY_TYPE : (uint8_t)o->tiles[i].type};
+            s->new_tiles[s->new_count++] = (new_tile){(int8_t)row, (int8_t)col, o->tiles[i].type};
         else if (!type_seen(&o->tiles[i], cell->type))
             return false;
     }
@@ -165,7 +168,7 @@ static bool camp_may_reach(const search *s, const el_state *state, int row, int 
         int distance = tile->row == row ? tile->col - col : tile->col == col ? tile->row - row : 9;
         if (distance < 0)
             distance = -distance;
-        bool camp = tile->type == ANY_TYPE || el_is_camp(tile->type);
+        bool camp = tile->type == EL_UNSEEN || el_is_camp(tile->type);
         if (camp && distance <= EL_MAX_STOPS && !tile_placed(state, tile))
             return true;
     }
@@ -339,8 +342,8 @@ static void explore(search *s, const el_state *state)
             if (tile_placed(state, tile))
                 continue;
             /* A tile whose type the camera could not read may be any the seat may place. */
-            int first = tile->type == ANY_TYPE ? 0 : tile->type;
-            int last = tile->type == ANY_TYPE ? EL_TILE_TYPES - 1 : tile->type;
+            int first, last;
+            types_of(tile->type, &first, &last);
             for (int type = first; type <= last; type++) {
                 if (!el_may_place_type(state, type))
                     continue;
@@ -487,10 +490,10 @@ static void why_unexplained(const el_state *state, const el_observation *o, char
             int row = o->tiles[i].row + dr, col = o->tiles[i].col + dc;
             if (done[i] || el_cell_at(&placed, row, col)->has_tile)
                 continue;
-            bool any = o->tiles[i].type == EL_UNSEEN; /* then whichever type fits */
+            int first, last; /* an unread type: whichever fits */
+            types_of(o->tiles[i].type, &first, &last);
             for (int seat = 0; seat < placed.config.seats && !done[i]; seat++)
-                for (int type = any ? 0 : o->tiles[i].type;
-                     type <= (any ? EL_TILE_TYPES - 1 : o->tiles[i].type) && !done[i]; type++) {
+                for (int type = first; type <= last && !done[i]; type++) {
                     el_state turn = fresh_turn(&placed, seat);
                     el_move move = least_placement(&turn, type, row, col);
                     if (el_apply(&turn, &move, NULL) == EL_OK) {
@@ -563,7 +566,8 @@ el_status el_start_seen(const el_state *state, const el_observation *observation
     for (int i = 0; i < observation->count; i++) {
         const el_seen_tile *seen = &observation->tiles[i];
         if (seen->type < 0 || seen->type >= EL_TILE_TYPES)
-            return el_fail(error, EL_ILLEGAL, "the start tile at %d,%d: its type is unread or unsure", seen->row,
+            return el_fail(error, EL_ILLEGAL,
+                           "the start tile at %d,%d: its type is unread or unsure", seen->row,
                            seen->col);
         if ((seen->top != EL_EMPTY && seen->top != EL_UNSEEN) || seen->height > 0)
             return el_fail(error, EL_ILLEGAL, "adventurers on the start layout at %d,%d",

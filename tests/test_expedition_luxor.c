@@ -750,6 +750,18 @@ static void test_el_reconcile_takes_either_of_two_heights(void **state_)
     assert_non_null(strstr(r.reason, "5 or 4"));
 }
 
+/* Reads the type of the tile seen at (row, col) as unread; returns its index. */
+static int type_unread_at(el_observation *o, int row, int col)
+{
+    for (int i = 0; i < o->count; i++)
+        if (o->tiles[i].row == row && o->tiles[i].col == col) {
+            o->tiles[i].type = EL_UNSEEN;
+            return i;
+        }
+    fail_msg("no tile seen at %d,%d", row, col);
+    return -1;
+}
+
 /* A tile whose type the camera could not read is still a tile: a new one must be placed, as
  * any type that fits, and an old one matches whatever it is. */
 static void test_el_reconcile_places_a_tile_of_unread_type(void **state_)
@@ -761,12 +773,7 @@ static void test_el_reconcile_places_a_tile_of_unread_type(void **state_)
     play(&after, (const char *const[]){"desert-camp@0,2 x3", "desert@1,2", NULL});
     el_observation o;
     el_observe(&after, &o);
-    int camp = -1;
-    for (int i = 0; i < o.count; i++)
-        if (o.tiles[i].type == EL_DESERT_CAMP)
-            camp = i;
-    assert_true(camp >= 0);
-    o.tiles[camp].type = EL_UNSEEN;
+    int camp = type_unread_at(&o, 0, 2);
     el_reconcile_result r;
     el_reconcile(&s, &o, &r);
     /* never the desert alone: every explanation places a tile, a camp, where the camp is */
@@ -799,23 +806,17 @@ static void test_el_reconcile_places_a_tile_of_unread_type(void **state_)
      * tile of unread type may be a camp that reaches the stacks beside it) */
     el_state sent;
     camp_sends_two_west(&s, &sent, &o);
-    for (int i = 0; i < o.count; i++)
-        if (o.tiles[i].type == EL_DESERT_CAMP)
-            o.tiles[i].type = EL_UNSEEN;
+    type_unread_at(&o, 1, 2);
     el_reconcile(&s, &o, &r);
     assert_int_equal(r.answer, EL_AMBIGUOUS);
 
     /* the first known tile, by which the table is aligned, read of unread type: still aligned */
     el_observe(&s, &o);
-    for (int i = 0; i < o.count; i++)
-        if (o.tiles[i].row == 0 && o.tiles[i].col == 0)
-            o.tiles[i].type = EL_UNSEEN;
+    type_unread_at(&o, 0, 0);
     el_reconcile(&s, &o, &r);
     assert_int_equal(r.answer, EL_UNCHANGED);
     el_observe(&sent, &o);
-    for (int i = 0; i < o.count; i++)
-        if (o.tiles[i].row == 0 && o.tiles[i].col == 0)
-            o.tiles[i].type = EL_UNSEEN;
+    type_unread_at(&o, 0, 0);
     el_reconcile(&s, &o, &r);
     assert_int_equal(r.answer, EL_EXPLAINED);
 
