@@ -12,8 +12,10 @@
  * Reported: frames a second (reading the frames included) and the stages' share, the peak
  * resident memory (getrusage), committed moves against the script: right (in order), false
  * (committed but not the script's next line), missed (script lines never committed), flags;
- * the latency from the last busy frame to each committed move a busy frame came before (median,
- * p95); how many games had a false move, and how many were never read. Targets (issue 8):
+ * the latency of each action committed right, from its hand leaving the table (the recording's
+ * truth: the first frame without the hand) to the commit, that frame's source time to the
+ * settled frame's plus the wall time of reading it (median, p95); how many games had a false
+ * move, and how many were never read. Targets (issue 8):
  * false 0, missed 0, latency = settle time (600 ms) + at most 150 ms, memory <= 150 MB.
  * --min-confidence: the pipeline's min_confidence (default 0.5), to weigh moves right against
  * false ones. BENCH_VERBOSE=1 prints each flag with its reason (what the rules could not
@@ -24,6 +26,8 @@
 #include "pipeline.h"
 
 #include "bench_support.h"
+
+#include <jansson.h>
 
 #include <ftw.h>
 #include <math.h>
@@ -50,8 +54,45 @@ static void collect_line(void *context, const char *line)
         snprintf(s->lines[s->count++], sizeof s->lines[0], "%s", line);
 }
 
+/* When each script line's hand left the table (the recording's truth), ms; NAN for lines no
+ * hand played (the start layout, a turn's end). */
+typedef struct hands {
+    double left_ms[LINES_MAX];
+} hands;
+
+/*
+ * From the recording's index (truth.json): each action's hand, its last frame in view; the hand
+ * has left at the next frame, the first the camera sees without it (at 5 frames a second the
+ * hand leaves up to 200 ms before that frame: no camera sees it sooner). False when the index
+ * cannot be read.
+ */
+static bool read_hands(const char *recording, hands *out)
+{
+    for (int i = 0; i < LINES_MAX; i++)
+        out->left_ms[i] = NAN;
+    char path[700];
+    snprintf(path, sizeof path, "%s/truth.json", recording);
+    json_error_t problem;
+    json_t *index = json_load_file(path, 0, &problem);
+    double fps = json_number_value(json_object_get(index, "fps"));
+    json_t *actions = json_object_get(index, "actions"), *action;
+    size_t k;
+    json_array_foreach(actions, k, action) {
+        json_int_t line = json_integer_value(json_object_get(action, "line"));
+        json_t *last = json_array_get(json_object_get(action, "hand_frames"), 1);
+        if (line >= 1 && line <= LINES_MAX && json_is_integer(last) && fps > 0)
+            out->left_ms[line - 1] = (double)(json_integer_value(last) + 1) * 1000 / fps;
+    }
+    bool read = index && fps > 0 && json_is_array(actions);
+    if (!read)
+        fprintf(stderr, "bench_replay: %s: %s\n", path, index ? "no fps or actions" : problem.text);
+    json_decref(index);
+    return read;
+}
+
 typedef struct game_run {
     const script *expected;
+    const hands *hands;
     int matched;   /* committed in order */
     int wrong;     /* committed but not the script's next line (or after one) */
     int flags;
@@ -77,19 +118,28 @@ static void on_event(void *context, const pipeline_event *event)
         snprintf(line, sizeof line, "%s: %s", e->colour, e->text);
     else
         snprintf(line, sizeof line, "%s", e->text);
+    double latency = NAN; /* from the hand leaving to the commit: a right action's */
     if (run->wrong == 0 && run->matched < run->expected->count &&
         strcmp(line, run->expected->lines[run->matched]) == 0) {
+        /* The hand left the mat by the first frame without it in view, or earlier, when the
+         * mat was still before the arm left the picture: the earlier of the two. */
+        double hand_left = run->hands->left_ms[run->matched];
+        if (!isnan(hand_left))
+            latency = event->frame_time_ms + event->read_ms -
+                      fmin(event->still_from_ms, hand_left);
         run->matched++;
     } else {
         run->wrong++;
         fprintf(stderr, "  false move: '%s' (the script's next: '%s')\n", line,
                 run->matched < run->expected->count ? run->expected->lines[run->matched] : "-");
     }
-    if (event->after_busy && *run->latency_count < LATENCIES_MAX)
-        run->latencies[(*run->latency_count)++] = event->latency_ms;
-    if (getenv("BENCH_VERBOSE"))
-        fprintf(stderr, "  move at %.1f s: %s (%.0f ms after %s)\n", e->frame_time, line,
-                event->latency_ms, event->after_busy ? "the last busy frame" : "the first frame");
+    if (!isnan(latency) && *run->latency_count < LATENCIES_MAX)
+        run->latencies[(*run->latency_count)++] = latency;
+    if (getenv("BENCH_VERBOSE") && isnan(latency))
+        fprintf(stderr, "  move at %.1f s: %s\n", e->frame_time, line);
+    else if (getenv("BENCH_VERBOSE"))
+        fprintf(stderr, "  move at %.1f s: %s (%.0f ms after its hand left)\n", e->frame_time,
+                line, latency);
 }
 
 /* Runs `tablescribe ARGS...` (NULL-terminated; the one built with this bench) and returns its
@@ -275,7 +325,13 @@ int main(int argc, char **argv)
             games_skipped++;
             continue;
         }
-        game_run run = {.expected = &expected, .latencies = latencies,
+        hands hands;
+        if (!read_hands(recording, &hands)) {
+            capture_free(source);
+            games_skipped++;
+            continue;
+        }
+        game_run run = {.expected = &expected, .hands = &hands, .latencies = latencies,
                         .latency_count = &latency_count};
         pipeline_config pc;
         pipeline_config_default(&pc);
@@ -351,9 +407,9 @@ int main(int argc, char **argv)
                games_skipped);
     double median = quantile(latencies, latency_count, 0.5);
     double p95 = quantile(latencies, latency_count, 0.95);
-    printf("latency, last busy frame to the move: median %.0f ms, p95 %.0f ms over the %d moves "
-           "a busy frame came before (not the start layouts read at the first still frame; "
-           "settle 600 ms)\n",
+    printf("latency, from the hand leaving (the first frame without it) to the move in the "
+           "archive: median %.0f ms, p95 %.0f ms over the %d actions committed right (settle "
+           "600 ms)\n",
            median, p95, latency_count);
     printf("peak resident memory of the replays: %.1f MB\n",
            usage.ru_maxrss / 1024.0);

@@ -25,8 +25,9 @@ struct pipeline {
     int seat_count;
     double seat_deg[RULES_MAX_SEATS];
     int acting;               /* since the last read: -1 none seen, a seat, ACTING_SEVERAL */
-    double last_busy_ms;      /* the last BUSY frame's time, NAN before any */
     double stable_ms;         /* the settled frame being read */
+    double still_from_ms;     /* when the table it shows stopped moving (the gate's still
+                                 period's first frame) */
     double read_started;      /* wall clock when its frame arrived, ms */
     int read_acting;          /* the acting seat handed to the tracker with it */
     vision_el_observation *seen;
@@ -208,9 +209,9 @@ static void on_tracker_event(void *context, const tracker_event *event)
                           .tracker = event, .acting_seat = p->read_acting};
     if (event->kind == TRACKER_MOVE) {
         p->stats.moves++;
-        out.after_busy = !isnan(p->last_busy_ms);
-        double waited = out.after_busy ? p->stable_ms - p->last_busy_ms : 0;
-        out.latency_ms = waited + (vision_clock_ms() - p->read_started);
+        out.read_ms = vision_clock_ms() - p->read_started;
+        out.still_from_ms = p->still_from_ms;
+        out.latency_ms = p->stable_ms - p->still_from_ms + out.read_ms;
     } else if (event->kind == TRACKER_FLAG) {
         p->stats.flags++;
     }
@@ -238,7 +239,6 @@ tracker_status pipeline_new(const pipeline_config *config, pipeline **out)
         return TRACKER_NOMEM;
     p->config = *config;
     p->acting = -1;
-    p->last_busy_ms = NAN;
     const calibration_profile *profile = config->profile;
     const char *game = config->tracker.game ? config->tracker.game : "";
     if (!profile)
@@ -499,13 +499,13 @@ tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
     }
     if (report.state == GATE_BUSY) {
         p->stats.busy++;
-        p->last_busy_ms = frame->time_ms;
         t = vision_clock_ms();
         watch_arm(p);
         p->stats.arm_ms += vision_clock_ms() - t;
     } else if (report.state == GATE_STABLE) {
         p->stats.stable++;
         p->stable_ms = frame->time_ms;
+        p->still_from_ms = frame->time_ms - report.still_ms;
         p->read_started = started;
         result = settled(p, frame);
     }

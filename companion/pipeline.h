@@ -48,13 +48,16 @@ typedef struct pipeline_event {
     double frame_time_ms;          /* the frame's time in the source */
     const tracker_event *tracker;  /* TRACKER: the tracker's event */
     int acting_seat;               /* TRACKER: the seat whose arm was seen, -1 when unknown */
-    /* TRACKER, a MOVE: from the last busy frame to the commit: the source's time from that
-     * frame to the settled frame, plus the wall time spent from the settled frame's arrival
-     * to the commit (registration check, recognition, the tracker, the archive) */
+    /* TRACKER, a MOVE: the source's time when the table it was read from stopped moving (the
+     * first frame of the gate's still period: the hand gone from the mat) */
+    double still_from_ms;
+    /* TRACKER, a MOVE: the wall time from the settled frame's arrival to the commit
+     * (registration check, recognition, the tracker, the archive) */
+    double read_ms;
+    /* TRACKER, a MOVE: from still_from_ms to the commit: the settle time, the source's time
+     * from still_from_ms to the settled frame, plus read_ms. For a move committed at a later
+     * table than its own (who acted showed only then), from that later table's stillness */
     double latency_ms;
-    bool after_busy;               /* TRACKER, a MOVE: a busy frame came before it (not so for
-                                    * the start layout read at the first settled frame): the
-                                    * latency is the hand's, not only the reading's */
     char text[320];                /* REGISTERED, REREGISTERED, UNREAD: one line */
 } pipeline_event;
 
