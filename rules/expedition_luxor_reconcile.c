@@ -226,6 +226,12 @@ static uint64_t state_hash(const el_state *state)
     }
     for (int seat = 0; seat < EL_MAX_SEATS; seat++)
         hash = (hash ^ state->supply[seat]) * 0x100000001b3ull;
+    /* Who placed which tiles: a seat's second tile and the next seat's first leave the same
+     * cells, and once that seat's turn ends too, the same active seat; they are two games
+     * (same_game tells them apart), and merging them here lost one of them unsaid. */
+    const uint8_t *placed = &state->placed_by_type[0][0];
+    for (size_t i = 0; i < sizeof state->placed_by_type; i++)
+        hash = (hash ^ placed[i]) * 0x100000001b3ull;
     /* A caravan and a sandstorm that captures nobody leave the same cells: the tokens used
      * tell the two games apart, as same_game does. */
     const uint8_t *tokens = &state->tokens_used[0][0];

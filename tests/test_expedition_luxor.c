@@ -750,6 +750,40 @@ static void test_el_reconcile_takes_either_of_two_heights(void **state_)
     assert_non_null(strstr(r.reason, "5 or 4"));
 }
 
+/* A plain tile placed by the seat that placed a camp before it, by the next seat or by the one
+ * after: once the turns have ended, the games have the same cells and the same seat to play,
+ * and are still three games (who placed the tile), all reported. */
+static void test_el_reconcile_keeps_games_that_differ_only_in_who_placed(void **state_)
+{
+    (void)state_;
+    el_state s = test_el_new_game(3, false);
+    play(&s, (const char *const[]){"start desert@0,0 mountain@0,1 desert-temple@0,2 desert@1,0 "
+                                   "mountain@1,1 desert-temple@1,2",
+                                   "desert-camp@-1,0 x1", NULL});
+    el_state after = s;
+    play(&after, (const char *const[]){"desert-temple@2,1", "end", "black: desert-camp@-1,2 x1",
+                                       "end", "grey: desert-camp@0,3 x1", NULL});
+    el_observation o;
+    el_observe(&after, &o);
+    el_reconcile_result r;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_AMBIGUOUS);
+    assert_false(r.search_cut);
+    bool placed_after_ends[3] = {false}; /* the temple after 0, 1 or 2 turn ends: by each seat */
+    for (int k = 0; k < r.count; k++) {
+        int ends = 0;
+        for (int m = 0; m < r.explanations[k].count; m++) {
+            char text[64];
+            el_format_move(&r.explanations[k].moves[m], text, sizeof text);
+            ends += strcmp(text, "end") == 0;
+            if (strcmp(text, "desert-temple@2,1") == 0 && ends < 3)
+                placed_after_ends[ends] = true;
+        }
+    }
+    for (int seat = 0; seat < 3; seat++)
+        assert_true(placed_after_ends[seat]);
+}
+
 /* Reads the type of the tile seen at (row, col) as unread; returns its index. */
 static int type_unread_at(el_observation *o, int row, int col)
 {
@@ -1113,6 +1147,7 @@ int main(void)
         cmocka_unit_test(test_el_reconcile_explains_whole_turns_of_random_games),
         cmocka_unit_test(test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell),
         cmocka_unit_test(test_el_reconcile_takes_either_of_two_heights),
+        cmocka_unit_test(test_el_reconcile_keeps_games_that_differ_only_in_who_placed),
         cmocka_unit_test(test_el_reconcile_places_a_tile_of_unread_type),
         cmocka_unit_test(test_el_reconcile_says_none_for_what_no_rule_allows),
         cmocka_unit_test(test_el_reconcile_follows_into_the_next_turn),
