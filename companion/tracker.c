@@ -14,7 +14,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LINES 64 /* lines of one explanation: RULES_EXPLANATION_TEXT holds fewer */
+#define HYPOTHESES_MAX 16 /* games the tables may show at once, waiting for one to stand out */
+#define CHILDREN_MAX (HYPOTHESES_MAX * RULES_CANDIDATES)
+#define HYPOTHESIS_TEXT (2 * RULES_EXPLANATION_TEXT)
+#define MAX_LINES 128 /* lines of one hypothesis: HYPOTHESIS_TEXT holds fewer */
+
+/*
+ * A game the tables seen may show: the committed game with these actions played on, not
+ * committed because the hypotheses disagree on them (a camp's count the camera cannot read,
+ * who placed a tile). Each later table is reconciled from every hypothesis, so that a change
+ * is explained from the game it follows, and a later table can decide between them.
+ */
+typedef struct hypothesis {
+    int actions, turns_ended; /* since the committed game: how the rules rank it */
+    int parent;               /* a child's: the hypothesis it came from, -1 the committed game */
+    bool parent_full;         /* a child's: the rules kept only the best few games from there */
+    char lines[HYPOTHESIS_TEXT]; /* one action a line, '\n' between */
+} hypothesis;
 
 struct tracker {
     tracker_config config;
@@ -25,6 +41,11 @@ struct tracker {
     void *state;   /* the committed game */
     void *scratch; /* game_log_play's copy */
     rules_reconciled *reconciled;
+    /* hypothesis_count games (0: the committed game is the only one), each with its state
+     * (state_size bytes each, in states); the children of a table before they are chosen */
+    int hypothesis_count, child_count;
+    hypothesis *hypotheses, *children;
+    unsigned char *states, *child_states;
     size_t actions;
     bool pending;         /* an explained table waits for actions to be committed */
     bool over;
@@ -180,7 +201,7 @@ static tracker_status raise_flag(tracker *t, tracker_flag_kind kind, const char 
 
 /* ---- a settled table ---- */
 
-/* Splits an explanation's lines in place; returns their number. */
+/* Splits text's lines in place; returns their number. */
 static int split_lines(char *text, char **lines)
 {
     int count = 0;
@@ -195,14 +216,14 @@ static int split_lines(char *text, char **lines)
     return count;
 }
 
-/* "(1) orange: desert@1,2 | (2) orange: end; black: desert@1,2", cut to fit. */
-static void list_candidates(const rules_reconciled *r, const int *kept, int count, char *out,
+/* "ambiguous: (1) orange: desert@1,2 | (2) orange: end; black: desert@1,2", cut to fit. */
+static void list_candidates(const hypothesis *games, const int *kept, int count, char *out,
                             size_t size)
 {
     size_t used = (size_t)snprintf(out, size, "ambiguous:");
     for (int k = 0; k < count && used < size; k++) {
         used += (size_t)snprintf(out + used, size - used, "%s (%d) ", k ? " |" : "", k + 1);
-        for (const char *c = r->candidates[kept[k]].lines; *c && used + 1 < size; c++) {
+        for (const char *c = games[kept[k]].lines; *c && used + 1 < size; c++) {
             if (*c == '\n')
                 used += (size_t)snprintf(out + used, size - used, "; ");
             else
@@ -213,27 +234,9 @@ static void list_candidates(const rules_reconciled *r, const int *kept, int coun
     }
 }
 
-/* Commits the actions all kept candidates begin with; the rest stays pending. */
-static tracker_status commit_agreed(tracker *t, const tracker_table *table, const int *kept,
-                                    int count)
+static void *state_at(const tracker *t, unsigned char *states, int k)
 {
-    rules_reconciled *r = t->reconciled;
-    char *own[RULES_CANDIDATES][MAX_LINES]; /* into r's text, which commit leaves alone */
-    int line_count[RULES_CANDIDATES];
-    for (int k = 0; k < count; k++)
-        line_count[k] = split_lines(r->candidates[kept[k]].lines, own[k]);
-    int agreed = 0;
-    for (bool same = true; same && agreed < line_count[0]; agreed += same) {
-        for (int k = 1; k < count && same; k++)
-            same = agreed < line_count[k] && strcmp(own[k][agreed], own[0][agreed]) == 0;
-    }
-    t->pending = agreed < line_count[0];
-    for (int i = 0; i < agreed; i++) {
-        tracker_status status = commit(t, own[0][i], table, false);
-        if (status != TRACKER_OK || t->over)
-            return status;
-    }
-    return TRACKER_OK;
+    return states + (size_t)k * t->engine->state_size;
 }
 
 /* Whether the last line of an explanation is an action of colour ("orange: ..."). */
@@ -250,13 +253,14 @@ static bool last_line_by(const char *lines, const char *colour)
  * the rules found every game that fits and at least one is left: a seat's arm seen reaching in
  * is evidence of who acted, never a reason to believe what the rules did not find.
  */
-static int keep_acting(const tracker *t, const tracker_table *table, int *kept, int count)
+static int keep_acting(const tracker *t, const void *state, const tracker_table *table,
+                       int *kept, int count)
 {
     const rules_reconciled *r = t->reconciled;
     if (!table->acting_known || r->count >= RULES_CANDIDATES || table->acting_seat < 0 ||
-        table->acting_seat >= t->engine->seat_count(t->state))
+        table->acting_seat >= t->engine->seat_count(state))
         return count;
-    const char *colour = t->engine->colour(t->state, table->acting_seat);
+    const char *colour = t->engine->colour(state, table->acting_seat);
     int left[RULES_CANDIDATES], left_count = 0;
     for (int k = 0; k < count; k++)
         if (last_line_by(r->candidates[kept[k]].lines, colour))
@@ -267,66 +271,270 @@ static int keep_acting(const tracker *t, const tracker_table *table, int *kept, 
     return left_count;
 }
 
+/* What reconciling a table from every hypothesis found, besides the children. */
+typedef struct table_reading {
+    bool search_cut;    /* a search hit its limit */
+    char reason[TRACKER_TEXT_MAX]; /* the first hypothesis's reason it does not fit, if any */
+} table_reading;
+
 /*
- * Which explanations the tracker believes. The rules rank fewer turns ended first, then fewer
- * actions. Fewer actions is the rules' judgement and stands (a caravan nobody saw is less
- * likely than a camp's movers). Fewer turns ended is not: the camera never sees an `end`, so a
- * seat placing a second plain tile looks exactly like the next seat placing its first. Those
- * candidates, and ties, are kept beside the best, and only what they all agree on is committed,
- * and only when the rules found every game that fits. With turn ends signalled, an explanation that ends a turn by itself is not believed at all.
+ * A child of a hypothesis: its lines and state (parent_state, parent_lines) with an
+ * explanation's actions played on (none: the table unchanged). False when there is no room
+ * for it (too many games, or too many actions waiting): the children are then incomplete.
  */
-static tracker_status take_explanations(tracker *t, const tracker_table *table)
+static tracker_status add_child(tracker *t, const void *parent_state, const hypothesis *parent,
+                                const rules_explanation *explanation, int parent_index,
+                                bool parent_full, bool *room)
+{
+    if (t->child_count == CHILDREN_MAX) {
+        *room = false;
+        return TRACKER_OK;
+    }
+    hypothesis *child = &t->children[t->child_count];
+    const char *more = explanation ? explanation->lines : "";
+    int written = snprintf(child->lines, sizeof child->lines, "%s%s%s", parent->lines,
+                           parent->lines[0] && more[0] ? "\n" : "", more);
+    if (written < 0 || (size_t)written >= sizeof child->lines) {
+        *room = false;
+        return TRACKER_OK;
+    }
+    child->actions = parent->actions + (explanation ? explanation->actions : 0);
+    child->turns_ended = parent->turns_ended + (explanation ? explanation->turns_ended : 0);
+    child->parent = parent_index;
+    child->parent_full = parent_full;
+    void *state = state_at(t, t->child_states, t->child_count);
+    memcpy(state, parent_state, t->engine->state_size);
+    char text[RULES_EXPLANATION_TEXT], *lines[MAX_LINES], reason[256];
+    snprintf(text, sizeof text, "%s", more);
+    int count = split_lines(text, lines);
+    for (int i = 0; i < count; i++) {
+        rules_played played;
+        if (t->engine->play_line(state, lines[i], &played, reason, sizeof reason) != RULES_OK)
+            return fail(t, TRACKER_BAD_INPUT,
+                        "the rules refused their own explanation '%.80s': %.120s", lines[i],
+                        reason);
+    }
+    t->child_count++;
+    return TRACKER_OK;
+}
+
+/*
+ * Reconciles the table from one game (parent_index -1: the committed game, with no lines) and
+ * adds the explanations the tracker believes as children. Fewer actions is the rules'
+ * judgement and is kept by the caller's ranking; with turn ends signalled, an explanation that
+ * ends a turn by itself is not believed at all.
+ */
+static tracker_status explain_from(tracker *t, const void *state, const hypothesis *parent,
+                                   int parent_index, const tracker_table *table,
+                                   table_reading *reading, bool *room)
 {
     rules_reconciled *r = t->reconciled;
+    t->engine->reconcile(state, table->observation, r);
+    if (r->answer == RULES_UNCHANGED)
+        return add_child(t, state, parent, NULL, parent_index, false, room);
+    if (r->answer == RULES_UNEXPLAINED) {
+        if (!reading->reason[0])
+            snprintf(reading->reason, sizeof reading->reason, "unexplained: %s", r->reason);
+        return TRACKER_OK;
+    }
     int kept[RULES_CANDIDATES], count = 0;
     for (int k = 0; k < r->count; k++)
         if (!t->config.turn_ends_signalled || r->candidates[k].turns_ended == 0)
             kept[count++] = k;
-    count = keep_acting(t, table, kept, count);
-    if (count == 0) {
-        t->pending = false;
-        char reason[TRACKER_TEXT_MAX];
-        snprintf(reason, sizeof reason, "unexplained: only another seat's turn explains the "
-                 "table, and no turn end was signalled: %.200s", r->candidates[0].lines);
-        for (char *c = reason; *c; c++)
+    count = keep_acting(t, state, table, kept, count);
+    if (count == 0 && !reading->reason[0]) {
+        snprintf(reading->reason, sizeof reading->reason, "unexplained: only another seat's "
+                 "turn explains the table, and no turn end was signalled: %.200s",
+                 r->candidates[0].lines);
+        for (char *c = reading->reason; *c; c++)
             if (*c == '\n')
                 *c = ';';
-        return raise_flag(t, TRACKER_FLAG_UNEXPLAINED, reason, table);
     }
-    if (r->search_cut) {
+    reading->search_cut |= r->search_cut;
+    tracker_status status = TRACKER_OK;
+    for (int k = 0; k < count && status == TRACKER_OK && *room; k++)
+        status = add_child(t, state, parent, &r->candidates[kept[k]], parent_index,
+                           r->count == RULES_CANDIDATES, room);
+    return status;
+}
+
+/* Commits the lines every kept child begins with, and strips them from each. */
+static tracker_status commit_agreed(tracker *t, const tracker_table *table, const int *kept,
+                                    int count)
+{
+    char text[HYPOTHESIS_TEXT], *first[MAX_LINES];
+    snprintf(text, sizeof text, "%s", t->children[kept[0]].lines);
+    int first_count = split_lines(text, first);
+    size_t agreed_bytes = 0; /* of each child's text: the lines agreed on and their '\n' */
+    int agreed = 0;
+    for (; agreed < first_count; agreed++) {
+        size_t length = strlen(first[agreed]);
+        bool same = true;
+        for (int k = 0; k < count && same; k++) {
+            const char *line = t->children[kept[k]].lines + agreed_bytes;
+            same = strncmp(line, first[agreed], length) == 0 &&
+                   (line[length] == '\n' || line[length] == '\0');
+        }
+        if (!same)
+            break;
+        agreed_bytes += length + 1;
+    }
+    for (int k = 0; k < count; k++) {
+        hypothesis *child = &t->children[kept[k]];
+        size_t length = strlen(child->lines);
+        size_t from = agreed_bytes < length ? agreed_bytes : length;
+        memmove(child->lines, child->lines + from, length - from + 1);
+    }
+    for (int i = 0; i < agreed; i++) {
+        tracker_status status = commit(t, first[i], table, false);
+        if (status != TRACKER_OK || t->over)
+            return status;
+    }
+    return TRACKER_OK;
+}
+
+/*
+ * Which games the tracker believes. The rules rank fewer turns ended first, then fewer
+ * actions, counted here from the committed game. Fewer actions is the rules' judgement and
+ * stands (a caravan nobody saw is less likely than a camp's movers). Fewer turns ended is not:
+ * the camera never sees an `end`, so a seat placing a second plain tile looks exactly like the
+ * next seat placing its first. Those games, and ties, are kept beside the best as hypotheses,
+ * and only what they all agree on is committed, and only when the rules found every game that
+ * fits.
+ */
+static tracker_status choose_children(tracker *t, const tracker_table *table,
+                                      const table_reading *reading, bool room)
+{
+    if (t->child_count == 0) {
+        t->pending = t->hypothesis_count > 0;
+        return raise_flag(t, TRACKER_FLAG_UNEXPLAINED, reading->reason, table);
+    }
+    if (reading->search_cut) {
         t->pending = true;
         return raise_flag(t, TRACKER_FLAG_AMBIGUOUS,
                           "ambiguous: too much changed at once for the search to be sure", table);
     }
-    const rules_explanation *best = &r->candidates[kept[0]];
-    int doubted = 1;
-    bool tie = false;
-    for (int k = 1; k < count; k++) {
-        const rules_explanation *other = &r->candidates[kept[k]];
-        bool same_rank = other->turns_ended == best->turns_ended && other->actions == best->actions;
-        tie |= same_rank;
-        if (same_rank || other->turns_ended > best->turns_ended)
-            kept[doubted++] = kept[k];
+    int best = 0;
+    for (int k = 1; k < t->child_count; k++) {
+        const hypothesis *a = &t->children[k], *b = &t->children[best];
+        if (a->turns_ended < b->turns_ended ||
+            (a->turns_ended == b->turns_ended && a->actions < b->actions))
+            best = k;
     }
-    /* Copied before splitting: the flag lists the candidates whole. */
+    int kept[CHILDREN_MAX] = {0}, count = 0, at_best = 0;
+    for (int k = 0; k < t->child_count; k++) {
+        const hypothesis *child = &t->children[k], *top = &t->children[best];
+        bool same_rank = child->turns_ended == top->turns_ended && child->actions == top->actions;
+        at_best += same_rank;
+        if (same_rank || child->turns_ended > top->turns_ended)
+            kept[count++] = k;
+    }
+    bool tie = at_best > 1;
+    /* Where the rules kept the best few games only and more than one is believed, others
+     * may disagree with all of them. */
+    int from_full[HYPOTHESES_MAX + 1] = {0}; /* believed children of such a game, by parent */
+    for (int k = 0; k < count; k++)
+        if (t->children[kept[k]].parent_full && ++from_full[t->children[kept[k]].parent + 1] > 1)
+            room = false;
     char listed[TRACKER_TEXT_MAX];
-    list_candidates(r, kept, doubted, listed, sizeof listed);
-    if (doubted > 1 && r->count == RULES_CANDIDATES) {
-        /* The rules kept the best few games only: others may disagree with all of them. */
+    if (!room || count > HYPOTHESES_MAX) {
+        /* Not every game that fits is among them: the next table is explained from the
+         * committed game again. */
+        list_candidates(t->children, kept, count, listed, sizeof listed);
+        t->hypothesis_count = 0;
         t->pending = true;
         return tie ? raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table) : TRACKER_OK;
     }
-    tracker_status status = commit_agreed(t, table, kept, doubted);
+    tracker_status status = commit_agreed(t, table, kept, count);
     if (status != TRACKER_OK || t->over)
         return status;
-    if (t->pending && tie)
-        return raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table);
+    t->hypothesis_count = 0;
+    bool waiting = false;
+    for (int k = 0; k < count; k++)
+        waiting |= t->children[kept[k]].lines[0] != '\0';
+    if (waiting) {
+        for (int k = 0; k < count; k++) {
+            t->hypotheses[k] = t->children[kept[k]];
+            memcpy(state_at(t, t->states, k), state_at(t, t->child_states, kept[k]),
+                   t->engine->state_size);
+        }
+        t->hypothesis_count = count;
+    }
+    t->pending = waiting;
+    if (!waiting) {
+        t->last_flag[0] = '\0';
+        return TRACKER_OK;
+    }
+    if (!tie)
+        return TRACKER_OK;
+    int all[HYPOTHESES_MAX];
+    for (int k = 0; k < count; k++)
+        all[k] = k;
+    list_candidates(t->hypotheses, all, count, listed, sizeof listed);
+    return raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table);
+}
+
+/*
+ * Explains the table from every hypothesis (or the committed game when there is none), then,
+ * when none fits, from the committed game: an earlier table's misread may have misled the
+ * hypotheses, and the committed game is all that is certain.
+ */
+static tracker_status take_table(tracker *t, const tracker_table *table)
+{
+    table_reading reading = {0};
+    bool room = true;
+    t->child_count = 0;
+    static const hypothesis none = {0};
+    tracker_status status = TRACKER_OK;
+    for (int h = 0; h < t->hypothesis_count && status == TRACKER_OK; h++)
+        status = explain_from(t, state_at(t, t->states, h), &t->hypotheses[h], h, table,
+                              &reading, &room);
+    if (status == TRACKER_OK && t->child_count == 0 && room)
+        status = explain_from(t, t->state, &none, -1, table, &reading, &room);
+    return status == TRACKER_OK ? choose_children(t, table, &reading, room) : status;
+}
+
+/*
+ * The players said the turn is over while hypotheses wait: each closes its turn, so that the
+ * next seat's actions are explained from there (with turn ends signalled, no explanation ends
+ * a turn by itself). Those that cannot end the turn yet are dropped; when none can, the end
+ * stays owed.
+ */
+static tracker_status end_hypotheses_turn(tracker *t)
+{
+    int kept = 0;
+    for (int h = 0; h < t->hypothesis_count; h++) {
+        hypothesis *game = &t->hypotheses[h];
+        void *state = state_at(t, t->states, h);
+        char line[RULES_EXPLANATION_TEXT], reason[256];
+        size_t used = strlen(game->lines);
+        if (!t->engine->close_turn(state, line, sizeof line) ||
+            used + 1 + strlen(line) >= sizeof game->lines)
+            continue;
+        rules_played played;
+        if (t->engine->play_line(state, line, &played, reason, sizeof reason) != RULES_OK)
+            return fail(t, TRACKER_BAD_INPUT, "the rules refused their own turn end '%.80s': "
+                        "%.120s", line, reason);
+        snprintf(game->lines + used, sizeof game->lines - used, "%s%s", used ? "\n" : "", line);
+        game->actions++;
+        game->turns_ended++;
+        if (kept != h) {
+            t->hypotheses[kept] = *game;
+            memcpy(state_at(t, t->states, kept), state, t->engine->state_size);
+        }
+        kept++;
+    }
+    t->end_owed = kept == 0;
+    if (kept > 0)
+        t->hypothesis_count = kept;
     return TRACKER_OK;
 }
 
 /* The players said the turn is over: close it once the table is settled. */
 static tracker_status take_turn_end(tracker *t, const tracker_table *table)
 {
+    if (t->pending && t->hypothesis_count > 0)
+        return end_hypotheses_turn(t);
     if (t->pending) {
         t->end_owed = true;
         return TRACKER_OK;
@@ -351,29 +559,13 @@ tracker_status tracker_observe(tracker *t, const tracker_table *table)
         return fail(t, TRACKER_BAD_INPUT, "a settled table needs its observation");
     if (t->over)
         return TRACKER_OK;
-    rules_reconciled *r = t->reconciled;
-    t->engine->reconcile(t->state, table->observation, r);
-    tracker_status status = TRACKER_OK;
-    switch (r->answer) {
-    case RULES_UNCHANGED:
-        t->pending = false;
-        t->last_flag[0] = '\0';
-        break;
-    case RULES_UNEXPLAINED: {
-        t->pending = false;
-        t->end_owed |= table->turn_ended;
-        char reason[TRACKER_TEXT_MAX];
-        snprintf(reason, sizeof reason, "unexplained: %s", r->reason);
-        return raise_flag(t, TRACKER_FLAG_UNEXPLAINED, reason, table);
-    }
-    case RULES_EXPLAINED:
-    case RULES_AMBIGUOUS:
-        status = take_explanations(t, table);
-        if (status == TRACKER_OK && !t->over)
-            status = commit_forced(t, table);
-        break;
-    }
-    if (status == TRACKER_OK && !t->over && (table->turn_ended || t->end_owed))
+    tracker_status status = take_table(t, table);
+    if (status != TRACKER_OK || t->over)
+        return status;
+    if (!t->pending)
+        status = commit_forced(t, table);
+    t->end_owed |= table->turn_ended;
+    if (status == TRACKER_OK && !t->over && t->end_owed && t->child_count > 0)
         status = take_turn_end(t, table);
     return status;
 }
@@ -466,7 +658,11 @@ tracker_status tracker_new(const tracker_config *config, db *archive, tracker **
         return fail(t, TRACKER_NOT_AVAILABLE, "%s: tracking is not available yet", t->game->id);
     if (!(t->state = calloc(1, t->engine->state_size)) ||
         !(t->scratch = calloc(1, t->engine->state_size)) ||
-        !(t->reconciled = malloc(sizeof *t->reconciled)))
+        !(t->reconciled = malloc(sizeof *t->reconciled)) ||
+        !(t->hypotheses = malloc(HYPOTHESES_MAX * sizeof *t->hypotheses)) ||
+        !(t->children = malloc(CHILDREN_MAX * sizeof *t->children)) ||
+        !(t->states = malloc(HYPOTHESES_MAX * t->engine->state_size)) ||
+        !(t->child_states = malloc(CHILDREN_MAX * t->engine->state_size)))
         return fail(t, TRACKER_NOMEM, "out of memory");
     if (config->resume) {
         tracker_status status = resume_game(t);
@@ -492,6 +688,10 @@ void tracker_free(tracker *t)
     free(t->state);
     free(t->scratch);
     free(t->reconciled);
+    free(t->hypotheses);
+    free(t->children);
+    free(t->states);
+    free(t->child_states);
     free(t);
 }
 

@@ -5,16 +5,22 @@
  *   settled table (time, the game's observation, confidence, "the turn is over")
  *        │
  *        ▼
- *   reconcile against the committed game ──▶ unchanged: nothing
- *        │                                ──▶ unexplained: a flag with the reason, nothing
- *        │                                    committed until a table is explained
+ *   reconcile from every hypothesis (or     ──▶ unchanged: nothing
+ *   the committed game when there is none;  ──▶ unexplained: a flag with the reason, nothing
+ *   from the committed game when none fits)     committed until a table is explained
+ *        │
  *        ▼
- *   the actions every candidate agrees on ──▶ committed: played, archived (game_log, the path
- *        │                                    of `tablescribe play`), reported; then what the
- *        │                                    rules force (a pass, an end); the game's end
- *        └─▶ the rest waits for a later table (who placed a plain tile shows only when a
- *            turn end is signalled or the next seat shows its colour); a tie at the top is
- *            flagged with its candidates
+ *   the actions every game believed agrees on ──▶ committed: played, archived (game_log, the
+ *        │                                        path of `tablescribe play`), reported; then
+ *        │                                        what the rules force (a pass, an end); the
+ *        │                                        game's end
+ *        └─▶ the rest waits as hypotheses: the games the tables may show, each reconciled
+ *            with the next table, so that a later table can decide (who placed a plain tile
+ *            shows when a turn end is signalled or the next seat shows its colour; a camp's
+ *            count when its stack is read); a tie at the top is flagged with its candidates.
+ *            At most 16 wait; beyond, or when the rules kept only their best few games, the
+ *            next table is explained from the committed game again. Hypotheses are not
+ *            archived: a resumed game starts from its last committed move.
  *
  * Turn ends: the camera cannot see one. The tracker infers them from the next seat's action
  * (the explanations carry the `end`), and takes them from the players when a table says so

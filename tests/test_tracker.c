@@ -589,7 +589,53 @@ static void test_tracker_infers_a_turn_end_from_the_next_seats_action(void **sta
     assert_int_equal(tracker_actions(f->t), 4);
     assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_AMBIGUOUS);
     assert_non_null(strstr(f->seen.last_flag, "(1) black: desert@2,2; black: end; orange: desert-camp@2,1 x1"));
-    assert_non_null(strstr(f->seen.last_flag, "black: end; orange: desert-camp@2,1 x1; orange: desert@2,2"));
+    assert_non_null(strstr(f->seen.last_flag, "(2) black: end; orange: desert@2,2; orange: desert-camp@2,1 x1"));
+}
+
+/* The truth as seen, the stack at (row, col) read "height or height_or". */
+static void feed_two_heights(tracker *t, const el_state *truth, int row, int col, int height,
+                             int height_or, double time, bool turn_ended)
+{
+    el_observation observation;
+    el_observe(truth, &observation);
+    for (int i = 0; i < observation.count; i++)
+        if (observation.tiles[i].row == row && observation.tiles[i].col == col) {
+            observation.tiles[i].height = (int8_t)height;
+            observation.tiles[i].height_or = (int8_t)height_or;
+        }
+    tracker_table table = {.frame_time = time, .observation = &observation, .confidence = 0.9,
+                           .turn_ended = turn_ended};
+    assert_int_equal(tracker_observe(t, &table), TRACKER_OK);
+}
+
+/* A camp's count read "2 or 3": both games are carried on, through a turn end the players
+ * signal and the next seat's camp, until a table reads the 2; then all of it is committed. */
+static void test_tracker_carries_undecided_games_until_a_table_decides(void **state)
+{
+    fixture *f = *state;
+    f->truth = test_el_new_game(2, false);
+    f->t = new_tracker(f->archive, 2, false, true, &f->seen);
+    play(&f->truth, start_2p);
+    feed(f->t, &f->truth, 1, false);
+    play(&f->truth, "desert-camp@0,2 x2");
+    feed_two_heights(f->t, &f->truth, 0, 2, 2, 3, 2, false);
+    assert_true(tracker_pending(f->t));
+    assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_AMBIGUOUS);
+    assert_non_null(strstr(f->seen.last_flag, "orange: desert-camp@0,2 x2"));
+    assert_non_null(strstr(f->seen.last_flag, "orange: desert-camp@0,2 x3"));
+
+    play(&f->truth, "end");
+    feed_two_heights(f->t, &f->truth, 0, 2, 2, 3, 3, true); /* the players signal the end */
+    play(&f->truth, "black: desert-camp@1,2 x1");
+    feed_two_heights(f->t, &f->truth, 0, 2, 3, 2, 4, false);
+    assert_int_equal(tracker_actions(f->t), 1);
+    assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_AMBIGUOUS); /* never unexplained */
+
+    feed(f->t, &f->truth, 5, false); /* the camp read 2 at last */
+    assert_false(tracker_pending(f->t));
+    assert_archived(f, 4, 1,
+                    (const char *const[]){"orange: desert-camp@0,2 x2", "orange: end",
+                                          "black: desert-camp@1,2 x1", NULL});
 }
 
 static void feed_acting(tracker *t, const el_state *truth, double time, int seat)
@@ -736,6 +782,7 @@ int main(void)
         TEST(test_tracker_commits_no_false_move_under_a_hand, setup_started),
         TEST(test_tracker_flags_an_illegal_change_with_its_reason, setup_started),
         TEST(test_tracker_infers_a_turn_end_from_the_next_seats_action, setup_started),
+        TEST(test_tracker_carries_undecided_games_until_a_table_decides, setup),
         TEST(test_tracker_takes_who_acted_from_the_acting_seat, setup_started),
         TEST(test_tracker_ignores_an_acting_seat_no_explanation_fits, setup_started),
         TEST(test_tracker_archives_whole_games_from_the_acting_seats, setup),
