@@ -2,7 +2,7 @@
  * bench_replay: the pipeline of `tablescribe replay` on recorded games, one OpenCV thread.
  *
  *   bench_replay [--games N] [--lines L] [--width W --height H] [--seed S] [--keep DIR]
- *                [--min-confidence C]
+ *                [--min-confidence C] [--sure-confidence C] [--marker-mm M]
  *
  * A box is taught from one render of the teaching layout (tablescribe calibrate teach); N
  * random 2-player games (default 2), each cut after L lines (default 12), are recorded with
@@ -17,8 +17,9 @@
  * settled frame's plus the wall time of reading it (median, p95); how many games had a false
  * move, and how many were never read. Targets (issue 8):
  * false 0, missed 0, latency = settle time (600 ms) + at most 150 ms, memory <= 150 MB.
- * --min-confidence: the pipeline's min_confidence (default 0.5), to weigh moves right against
- * false ones. BENCH_VERBOSE=1 prints each flag with its reason (what the rules could not
+ * --min-confidence, --sure-confidence: the pipeline's (default 0.5 and 0.9: fields below the
+ * first unseen, below the second unseen too when the table is not explained), to weigh moves
+ * right against false ones. BENCH_VERBOSE=1 prints each flag with its reason (what the rules could not
  * explain) and each move with its latency.
  */
 #define _XOPEN_SOURCE 700
@@ -202,6 +203,7 @@ int main(int argc, char **argv)
     pipeline_config defaults;
     pipeline_config_default(&defaults);
     double min_confidence = defaults.min_confidence;
+    double sure_confidence = defaults.sure_confidence;
     int marker_mm = 40; /* the markers' printed side: calibrate markers --marker-mm */
     for (int i = 1; i < argc; i++) {
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -222,22 +224,26 @@ int main(int argc, char **argv)
             long mm = strtol(argv[++i], &end, 10);
             marker_mm = end == argv[i] || *end != '\0' || mm < 10 || mm > 200 ? 0 : (int)mm;
         }
-        else if (strcmp(argv[i], "--min-confidence") == 0 && value) {
+        else if ((strcmp(argv[i], "--min-confidence") == 0 ||
+                  strcmp(argv[i], "--sure-confidence") == 0) && value) {
+            double *field = argv[i][2] == 'm' ? &min_confidence : &sure_confidence;
             char *end = NULL;
-            min_confidence = strtod(argv[++i], &end);
+            *field = strtod(argv[++i], &end);
             if (end == argv[i] || *end != '\0')
-                min_confidence = NAN; /* refused below */
+                *field = NAN; /* refused below */
         }
         else {
             fprintf(stderr, "usage: bench_replay [--games N] [--lines L] [--width W --height H] "
-                            "[--seed S] [--keep DIR] [--min-confidence C] [--marker-mm M]\n");
+                            "[--seed S] [--keep DIR] [--min-confidence C] "
+                            "[--sure-confidence C] [--marker-mm M]\n");
             return 2;
         }
     }
     if (games < 1 || lines < 2 || width < 64 || height < 64 ||
-        !(min_confidence >= 0 && min_confidence <= 1) || marker_mm < 10 || marker_mm > 200) {
+        !(min_confidence >= 0 && min_confidence <= 1) ||
+        !(sure_confidence >= 0 && sure_confidence <= 1) || marker_mm < 10 || marker_mm > 200) {
         fprintf(stderr, "bench_replay: --games >= 1, --lines >= 2, a size of 64 or more, "
-                        "--min-confidence 0..1, --marker-mm 10..200\n");
+                        "--min-confidence and --sure-confidence 0..1, --marker-mm 10..200\n");
         return 2;
     }
     cv_geom_set_threads(1);
@@ -337,6 +343,7 @@ int main(int argc, char **argv)
         pipeline_config_default(&pc);
         pc.profile = profile;
         pc.min_confidence = (float)min_confidence;
+        pc.sure_confidence = (float)sure_confidence;
         pc.on_event = on_event;
         pc.context = &run;
         pipeline *p = NULL;
@@ -387,8 +394,9 @@ int main(int argc, char **argv)
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     printf("\n%d games at %d x %d, %d mm markers, one OpenCV thread, fields read below %.2f "
-           "unseen: %ld frames in %.1f s: %.1f frames/s (reading the frames included)\n",
-           games, width, height, marker_mm, min_confidence, frames, seconds,
+           "unseen (below %.2f when unexplained): %ld frames in %.1f s: %.1f frames/s (reading "
+           "the frames included)\n",
+           games, width, height, marker_mm, min_confidence, sure_confidence, frames, seconds,
            frames / fmax(seconds, 1e-9));
     printf("pipeline per frame: %.2f ms (rectify %.2f, gate %.2f); per table read: registration "
            "%.1f ms, recognition %.1f ms, tracker %.2f ms\n",

@@ -32,6 +32,7 @@ struct pipeline {
     int read_acting;          /* the acting seat handed to the tracker with it */
     vision_el_observation *seen;
     el_observation *rules_seen;
+    el_observation *rules_sure; /* the same with fields below sure_confidence unseen */
     pipeline_stats stats;
     char error[400];
 };
@@ -81,6 +82,7 @@ void pipeline_config_default(pipeline_config *config)
     config->seat_margin_deg = 10;
     config->arm_min_px = 3;
     config->min_confidence = 0.5f;
+    config->sure_confidence = 0.9f;
     config->moved_px = 2;
     config->skip_until_ms = -1;
 }
@@ -257,7 +259,8 @@ tracker_status pipeline_new(const pipeline_config *config, pipeline **out)
     vision_status status = gate_new(&p->config.gate, &p->gate, error, sizeof error);
     if (status != VISION_OK)
         return fail(p, status == VISION_NOMEM ? TRACKER_NOMEM : TRACKER_BAD_INPUT, "%s", error);
-    if (!(p->seen = malloc(sizeof *p->seen)) || !(p->rules_seen = malloc(sizeof *p->rules_seen)))
+    if (!(p->seen = malloc(sizeof *p->seen)) || !(p->rules_seen = malloc(sizeof *p->rules_seen)) ||
+        !(p->rules_sure = malloc(sizeof *p->rules_sure)))
         return fail(p, TRACKER_NOMEM, "out of memory");
     p->config.tracker.on_event = on_tracker_event;
     p->config.tracker.context = p;
@@ -288,6 +291,7 @@ void pipeline_free(pipeline *p)
     gate_free(p->gate);
     free(p->seen);
     free(p->rules_seen);
+    free(p->rules_sure);
     free(p);
 }
 
@@ -378,8 +382,14 @@ static tracker_status read_table(pipeline *p, const capture_frame *frame)
         emit_text(p, PIPELINE_UNREAD, frame->time_ms, "not read: %s", error);
         return TRACKER_OK;
     }
+    bool cautious = p->config.sure_confidence > p->config.min_confidence &&
+                    vision_el_to_rules(p->seen,
+                                       (const char(*)[EL_COLOUR_MAX])state->config.colours,
+                                       state->config.seats, p->config.sure_confidence,
+                                       p->rules_sure, NULL, error, sizeof error) == VISION_OK;
     p->read_acting = p->acting >= 0 ? p->acting : -1;
     tracker_table table = {.frame_time = frame->time_ms / 1000, .observation = p->rules_seen,
+                           .cautious_observation = cautious ? p->rules_sure : NULL,
                            .confidence = confidence, .acting_known = p->acting >= 0,
                            .acting_seat = p->acting >= 0 ? p->acting : 0};
     p->stats.reads++;

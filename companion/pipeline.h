@@ -85,6 +85,11 @@ typedef struct pipeline_config {
     int arm_min_px;
     /* Fields the recogniser is less sure of than this are unseen for the rules. Default 0.5. */
     float min_confidence;
+    /* A table the rules cannot explain is tried again with the fields read less surely than
+     * this unseen too (tracker_table.cautious_observation): a camp's art half hidden by its
+     * stack read a pyramid at 0.63 should not stop the game. Default 0.9; at or below
+     * min_confidence, never. */
+    float sure_confidence;
     /* A settled frame's markers farther than this from where they were (pixels, any corner):
      * the camera or the mat moved. Default 2. */
     double moved_px;

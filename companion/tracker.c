@@ -325,11 +325,11 @@ static tracker_status add_child(tracker *t, const void *parent_state, const hypo
  * ends a turn by itself is not believed at all.
  */
 static tracker_status explain_from(tracker *t, const void *state, const hypothesis *parent,
-                                   int parent_index, const tracker_table *table,
-                                   table_reading *reading, bool *room)
+                                   int parent_index, const void *observation,
+                                   const tracker_table *table, table_reading *reading, bool *room)
 {
     rules_reconciled *r = t->reconciled;
-    t->engine->reconcile(state, table->observation, r);
+    t->engine->reconcile(state, observation, r);
     if (r->answer == RULES_UNCHANGED)
         return add_child(t, state, parent, NULL, parent_index, false, room);
     if (r->answer == RULES_UNEXPLAINED) {
@@ -475,22 +475,35 @@ static tracker_status choose_children(tracker *t, const tracker_table *table,
 }
 
 /*
- * Explains the table from every hypothesis (or the committed game when there is none), then,
- * when none fits, from the committed game: an earlier table's misread may have misled the
- * hypotheses, and the committed game is all that is certain.
+ * Explains an observation of the table from every hypothesis (or the committed game when there
+ * is none), then, when none fits, from the committed game: an earlier table's misread may have
+ * misled the hypotheses, and the committed game is all that is certain.
  */
-static tracker_status take_table(tracker *t, const tracker_table *table)
+static tracker_status explain_table(tracker *t, const void *observation,
+                                    const tracker_table *table, table_reading *reading,
+                                    bool *room)
 {
-    table_reading reading = {0};
-    bool room = true;
-    t->child_count = 0;
     static const hypothesis none = {0};
     tracker_status status = TRACKER_OK;
     for (int h = 0; h < t->hypothesis_count && status == TRACKER_OK; h++)
-        status = explain_from(t, state_at(t, t->states, h), &t->hypotheses[h], h, table,
-                              &reading, &room);
-    if (status == TRACKER_OK && t->child_count == 0 && room)
-        status = explain_from(t, t->state, &none, -1, table, &reading, &room);
+        status = explain_from(t, state_at(t, t->states, h), &t->hypotheses[h], h, observation,
+                              table, reading, room);
+    if (status == TRACKER_OK && t->child_count == 0 && *room)
+        status = explain_from(t, t->state, &none, -1, observation, table, reading, room);
+    return status;
+}
+
+/* The table's observation, then, when no game fits it, its cautious one. */
+static tracker_status take_table(tracker *t, const tracker_table *table)
+{
+    table_reading reading = {0}, cautious = {0};
+    bool room = true;
+    t->child_count = 0;
+    tracker_status status = explain_table(t, table->observation, table, &reading, &room);
+    if (status == TRACKER_OK && t->child_count == 0 && room && table->cautious_observation) {
+        status = explain_table(t, table->cautious_observation, table, &cautious, &room);
+        reading.search_cut |= cautious.search_cut;
+    }
     return status == TRACKER_OK ? choose_children(t, table, &reading, room) : status;
 }
 

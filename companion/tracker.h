@@ -109,6 +109,11 @@ typedef struct tracker_table {
     double frame_time;       /* seconds into the source (evidence) */
     const void *observation; /* the game's observation (rules_engine.observation_size bytes:
                               * el_observation), borrowed for the call */
+    /* May be NULL: the same reading with the fields read less surely left unseen. When no
+     * game fits observation, the tracker explains this one instead (a misread the recogniser
+     * half doubted, such as a camp's art hidden by its stack, then stops nothing); the flag,
+     * when this fails too, gives observation's reason. Borrowed for the call. */
+    const void *cautious_observation;
     double confidence;       /* 0..1, the reading's (evidence); NAN: none */
     bool turn_ended;         /* the players say the active seat's turn is over */
     bool acting_known;       /* acting_seat says whose arm changed the table; default false */

@@ -459,6 +459,33 @@ static void test_tracker_flags_a_misread_then_commits_the_true_table(void **stat
     assert_int_equal(flags, 2);
 }
 
+/* A camp read as a pyramid, half sure: with the doubted type unseen (the cautious observation)
+ * the table is explained and the camp committed; without it, flagged and nothing committed. */
+static void test_tracker_explains_a_half_sure_misread_from_the_cautious_observation(void **state)
+{
+    fixture *f = *state;
+    play(&f->truth, "desert-camp@0,2 x1");
+    el_observation misread, cautious;
+    el_observe(&f->truth, &misread);
+    for (int i = 0; i < misread.count; i++)
+        if (misread.tiles[i].row == 0 && misread.tiles[i].col == 2)
+            misread.tiles[i].type = EL_DESERT_PYRAMID;
+    cautious = misread;
+    for (int i = 0; i < cautious.count; i++)
+        if (cautious.tiles[i].row == 0 && cautious.tiles[i].col == 2)
+            cautious.tiles[i].type = EL_UNSEEN;
+
+    feed_observation(f->t, &misread, 2);
+    assert_int_equal(tracker_actions(f->t), 1);
+    assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_UNEXPLAINED);
+
+    tracker_table table = {.frame_time = 3, .observation = &misread,
+                           .cautious_observation = &cautious, .confidence = NAN};
+    assert_int_equal(tracker_observe(f->t, &table), TRACKER_OK);
+    assert_int_equal(tracker_actions(f->t), 2);
+    assert_archived(f, 2, 1, (const char *const[]){"orange: desert-camp@0,2 x1", NULL});
+}
+
 /* A flag raised before a crash is not raised again by the resumed tracker for the same table;
  * another misread still is. */
 static void test_tracker_resumed_does_not_raise_a_flag_again(void **state)
@@ -778,6 +805,8 @@ int main(void)
         TEST(test_tracker_never_archives_a_guess_when_turn_ends_are_inferred, setup),
         TEST(test_tracker_commits_nothing_for_an_unchanged_table, setup_started),
         TEST(test_tracker_flags_a_misread_then_commits_the_true_table, setup_started),
+        TEST(test_tracker_explains_a_half_sure_misread_from_the_cautious_observation,
+             setup_started),
         TEST(test_tracker_resumed_does_not_raise_a_flag_again, setup_started),
         TEST(test_tracker_commits_no_false_move_under_a_hand, setup_started),
         TEST(test_tracker_flags_an_illegal_change_with_its_reason, setup_started),
