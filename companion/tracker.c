@@ -48,6 +48,8 @@ struct tracker {
     unsigned char *states, *child_states;
     size_t actions;
     bool pending;         /* an explained table waits for actions to be committed */
+    bool choosable;       /* the last flag listed the hypotheses as they are: the players may
+                           * choose one (tracker_choose) */
     bool over;
     bool closed_by_rules; /* the last action committed was forced: the turn is closed already */
     bool end_owed;        /* a signalled turn end waits for the table to settle */
@@ -442,6 +444,7 @@ static tracker_status choose_children(tracker *t, const tracker_table *table,
          * committed game again. */
         list_candidates(t->children, kept, count, listed, sizeof listed);
         t->hypothesis_count = 0;
+        t->choosable = false;
         t->pending = true;
         return tie ? raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table) : TRACKER_OK;
     }
@@ -461,6 +464,7 @@ static tracker_status choose_children(tracker *t, const tracker_table *table,
         t->hypothesis_count = count;
     }
     t->pending = waiting;
+    t->choosable = waiting && tie;
     if (!waiting) {
         t->last_flag[0] = '\0';
         return TRACKER_OK;
@@ -538,8 +542,10 @@ static tracker_status end_hypotheses_turn(tracker *t)
         kept++;
     }
     t->end_owed = kept == 0;
-    if (kept > 0)
+    if (kept > 0) {
+        t->choosable &= kept == t->hypothesis_count; /* else the flag's numbers are stale */
         t->hypothesis_count = kept;
+    }
     return TRACKER_OK;
 }
 
@@ -581,6 +587,59 @@ tracker_status tracker_observe(tracker *t, const tracker_table *table)
     if (status == TRACKER_OK && !t->over && t->end_owed && t->child_count > 0)
         status = take_turn_end(t, table);
     return status;
+}
+
+/* The answer archived as a correction: {"chose": k, "of": n, "actions": "..."}. */
+static tracker_status archive_choice(tracker *t, int candidate, const char *lines,
+                                     double frame_time)
+{
+    if (!t->archive)
+        return TRACKER_OK;
+    json_t *detail = json_pack("{s:i, s:i, s:s}", "chose", candidate, "of",
+                               t->hypothesis_count, "actions", lines);
+    char *detail_text = detail ? json_dumps(detail, JSON_COMPACT) : NULL;
+    json_decref(detail);
+    if (!detail_text)
+        return fail(t, TRACKER_NOMEM, "out of memory");
+    db_event stored = db_event_make(DB_EVENT_CORRECTION, -1, NULL);
+    stored.detail_json = detail_text;
+    stored.frame_time = frame_time;
+    int32_t scores[RULES_MAX_SEATS];
+    t->engine->scores(t->state, scores);
+    db_status status = db_event_append(t->archive, t->game_id, &stored, scores, NULL);
+    free(detail_text);
+    return status == DB_OK ? TRACKER_OK : archive_failed(t, "archiving the players' answer");
+}
+
+tracker_status tracker_choose(tracker *t, int candidate, double frame_time)
+{
+    if (t->over || !t->choosable)
+        return fail(t, TRACKER_BAD_INPUT, "nothing to choose: no ambiguous table waits");
+    if (candidate < 1 || candidate > t->hypothesis_count)
+        return fail(t, TRACKER_BAD_INPUT, "candidate %d: the table waits on candidates 1 to %d",
+                    candidate, t->hypothesis_count);
+    hypothesis *chosen = &t->hypotheses[candidate - 1];
+    tracker_status status = archive_choice(t, candidate, chosen->lines, frame_time);
+    if (status != TRACKER_OK)
+        return status;
+    char *lines[MAX_LINES];
+    int count = split_lines(chosen->lines, lines);
+    t->hypothesis_count = 0;
+    t->choosable = false;
+    t->pending = false;
+    tracker_table now = {.frame_time = frame_time, .confidence = NAN};
+    for (int i = 0; i < count && status == TRACKER_OK && !t->over; i++)
+        status = commit(t, lines[i], &now, false);
+    if (status == TRACKER_OK && !t->over)
+        status = commit_forced(t, &now);
+    if (status == TRACKER_OK && !t->over && t->end_owed)
+        status = take_turn_end(t, &now);
+    return status;
+}
+
+int tracker_candidates(const tracker *t)
+{
+    return t->choosable ? t->hypothesis_count : 0;
 }
 
 /* ---- life ---- */

@@ -166,4 +166,19 @@ size_t tracker_actions(const tracker *t);
  * candidates of a tie). */
 bool tracker_pending(const tracker *t);
 
+/*
+ * How many candidates the players may choose from: those the last ambiguous flag listed,
+ * while they still wait as it listed them; 0 otherwise.
+ */
+int tracker_candidates(const tracker *t);
+
+/*
+ * The players say which of the last ambiguous flag's candidates the table shows (1-based, as
+ * the flag numbers them): what the camera cannot tell, such as a camp's count. The answer is
+ * archived (a correction event naming it), then the candidate's actions are committed, archived
+ * and reported as any other, at frame_time. TRACKER_BAD_INPUT when nothing waits to be chosen
+ * (tracker_candidates is 0) or candidate is out of range; TRACKER_ARCHIVE as tracker_observe.
+ */
+tracker_status tracker_choose(tracker *t, int candidate, double frame_time);
+
 #endif

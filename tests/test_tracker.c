@@ -133,6 +133,8 @@ static void feed_observation(tracker *t, const el_observation *observation, doub
 typedef struct archived {
     test_lines moves;
     int flags;
+    int corrections;
+    char last_correction[256]; /* its detail */
     const el_state *colours;
 } archived;
 
@@ -142,6 +144,11 @@ static int collect_archived(void *context, const db_event *event, const int32_t 
     archived *a = context;
     if (event->kind == DB_EVENT_FLAG)
         a->flags++;
+    if (event->kind == DB_EVENT_CORRECTION) {
+        a->corrections++;
+        snprintf(a->last_correction, sizeof a->last_correction, "%s",
+                 event->detail_json ? event->detail_json : "");
+    }
     if (event->kind != DB_EVENT_MOVE)
         return 0;
     char line[256];
@@ -665,6 +672,40 @@ static void test_tracker_carries_undecided_games_until_a_table_decides(void **st
                                           "black: desert-camp@1,2 x1", NULL});
 }
 
+/* What the camera cannot tell, the players answer: a camp read "2 or 3" at every table waits
+ * until they choose; the answer is archived, then the camp. */
+static void test_tracker_commits_the_candidate_the_players_choose(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(tracker_choose(f->t, 1, 1.5), TRACKER_BAD_INPUT); /* nothing waits */
+    assert_non_null(strstr(tracker_error(f->t), "nothing to choose"));
+    play(&f->truth, "desert-camp@0,2 x2");
+    feed_two_heights(f->t, &f->truth, 0, 2, 3, 2, 2, false);
+    feed_two_heights(f->t, &f->truth, 0, 2, 3, 2, 3, false);
+    assert_int_equal(tracker_candidates(f->t), 2);
+    const char *listed = f->seen.last_flag;
+    int x2 = strstr(listed, "(1) orange: desert-camp@0,2 x2") ? 1
+             : strstr(listed, "(2) orange: desert-camp@0,2 x2") ? 2 : 0;
+    assert_int_not_equal(x2, 0);
+    assert_int_equal(tracker_choose(f->t, 3, 4), TRACKER_BAD_INPUT);
+    assert_non_null(strstr(tracker_error(f->t), "candidates 1 to 2"));
+    assert_int_equal(tracker_choose(f->t, 0, 4), TRACKER_BAD_INPUT);
+    assert_int_equal(tracker_actions(f->t), 1);
+
+    assert_int_equal(tracker_choose(f->t, x2, 4), TRACKER_OK);
+    assert_int_equal(tracker_candidates(f->t), 0);
+    assert_false(tracker_pending(f->t));
+    assert_archived(f, 2, 1, (const char *const[]){"orange: desert-camp@0,2 x2", NULL});
+    archived a = read_archive(f->archive, tracker_game_id(f->t), &f->truth);
+    assert_int_equal(a.corrections, 1);
+    assert_non_null(strstr(a.last_correction, "\"actions\":\"orange: desert-camp@0,2 x2\""));
+    test_lines_free(&a.moves);
+    const el_state *now = tracker_state(f->t);
+    assert_int_equal(now->cells[0 + EL_ORIGIN][2 + EL_ORIGIN].height, 2);
+    feed_two_heights(f->t, &f->truth, 0, 2, 3, 2, 5, false); /* the same table: nothing more */
+    assert_int_equal(tracker_actions(f->t), 2);
+}
+
 static void feed_acting(tracker *t, const el_state *truth, double time, int seat)
 {
     feed_table(t, truth, (tracker_table){.frame_time = time, .confidence = 0.9,
@@ -812,6 +853,7 @@ int main(void)
         TEST(test_tracker_flags_an_illegal_change_with_its_reason, setup_started),
         TEST(test_tracker_infers_a_turn_end_from_the_next_seats_action, setup_started),
         TEST(test_tracker_carries_undecided_games_until_a_table_decides, setup),
+        TEST(test_tracker_commits_the_candidate_the_players_choose, setup_started),
         TEST(test_tracker_takes_who_acted_from_the_acting_seat, setup_started),
         TEST(test_tracker_ignores_an_acting_seat_no_explanation_fits, setup_started),
         TEST(test_tracker_archives_whole_games_from_the_acting_seats, setup),
