@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -142,6 +143,10 @@ static void on_event(void *context, const pipeline_event *event)
         break;
     case TRACKER_FLAG:
         printf("[%7.1f s] %s: %s\n", time, out->request->watch ? "warning" : "flag", e->text);
+        if (out->request->watch && e->flag == TRACKER_FLAG_AMBIGUOUS &&
+            tracker_candidates(pipeline_tracker(out->pipeline)) > 0)
+            printf("            the camera cannot tell: type the right one's number and "
+                   "Enter\n");
         break;
     case TRACKER_GAME_OVER:
         printf("[%7.1f s] game over: ", time);
@@ -162,6 +167,62 @@ static void show_progress(printer *out, int done, int total, double seconds)
         fprintf(stderr, "\rtablescribe %s: frame %d, %.1f frames/s ", out->command->name, done,
                 done / fmax(seconds, 1e-3));
     out->bar_shown = true;
+}
+
+/* ---- the players' answers, typed while watching ---- */
+
+/* Standard input, read without waiting: a line at a time. */
+typedef struct typed {
+    char buffer[128];
+    size_t used;
+    bool closed; /* end of input, or none to read */
+} typed;
+
+/* The next whole line typed (without its newline), or false when none is there yet. A line
+ * longer than the buffer is dropped. */
+static bool next_typed_line(typed *in, char *line, size_t size)
+{
+    struct pollfd ready = {.fd = STDIN_FILENO, .events = POLLIN};
+    while (!in->closed && !memchr(in->buffer, '\n', in->used) && poll(&ready, 1, 0) > 0) {
+        ssize_t got = read(STDIN_FILENO, in->buffer + in->used, sizeof in->buffer - in->used);
+        if (got <= 0) {
+            in->closed = true;
+            break;
+        }
+        in->used += (size_t)got;
+        if (in->used == sizeof in->buffer && !memchr(in->buffer, '\n', in->used))
+            in->used = 0;
+    }
+    char *newline = memchr(in->buffer, '\n', in->used);
+    if (!newline)
+        return false;
+    size_t length = (size_t)(newline - in->buffer);
+    snprintf(line, size, "%.*s", (int)length, in->buffer);
+    in->used -= length + 1;
+    memmove(in->buffer, newline + 1, in->used);
+    return true;
+}
+
+/* A candidate's number for the last ambiguous table; anything else is explained. Fails only
+ * when the archive does. */
+static tracker_status take_answer(printer *out, const char *line)
+{
+    char *end = NULL;
+    long candidate = strtol(line, &end, 10);
+    while (end && (*end == ' ' || *end == '\t' || *end == '\r'))
+        end++;
+    if (line[strspn(line, " \t\r")] == '\0')
+        return TRACKER_OK;
+    clear_bar(out);
+    tracker_status status = TRACKER_OK;
+    if (end == line || *end != '\0' || candidate < 1 || candidate > 99)
+        fprintf(stderr, "tablescribe %s: '%.40s': type the number of one of an ambiguous "
+                "table's candidates and Enter\n", out->command->name, line);
+    else if ((status = pipeline_choose(out->pipeline, (int)candidate)) == TRACKER_BAD_INPUT)
+        fprintf(stderr, "tablescribe %s: %s\n", out->command->name,
+                pipeline_error(out->pipeline));
+    fflush(stdout);
+    return status == TRACKER_BAD_INPUT ? TRACKER_OK : status;
 }
 
 /* ---- the archive: which game to resume, and where its recording stopped ---- */
@@ -309,6 +370,7 @@ static int run(const cli_command *command, const run_request *request)
     }
     printer out = {.command = command, .request = request,
                    .progress = !request->watch && isatty(STDERR_FILENO)};
+    typed answers = {.closed = !request->watch}; /* replay takes none */
     config.on_event = on_event;
     config.context = &out;
     if (code == EXIT_OK) {
@@ -367,6 +429,10 @@ static int run(const cli_command *command, const run_request *request)
             }
         }
         tracker_status status = pipeline_feed(p, &frame);
+        char line[sizeof answers.buffer];
+        while (status == TRACKER_OK && request->watch && next_typed_line(&answers, line,
+                                                                         sizeof line))
+            status = take_answer(&out, line);
         if (status != TRACKER_OK) {
             clear_bar(&out);
             cli_error(command, "%s", pipeline_error(p));

@@ -26,6 +26,7 @@ struct pipeline {
     double seat_deg[RULES_MAX_SEATS];
     int acting;               /* since the last read: -1 none seen, a seat, ACTING_SEVERAL */
     double stable_ms;         /* the settled frame being read */
+    double last_frame_ms;     /* the last frame fed's time, NAN before any */
     double still_from_ms;     /* when the table it shows stopped moving (the gate's still
                                  period's first frame) */
     double read_started;      /* wall clock when its frame arrived, ms */
@@ -241,6 +242,7 @@ tracker_status pipeline_new(const pipeline_config *config, pipeline **out)
         return TRACKER_NOMEM;
     p->config = *config;
     p->acting = -1;
+    p->last_frame_ms = NAN;
     const calibration_profile *profile = config->profile;
     const char *game = config->tracker.game ? config->tracker.game : "";
     if (!profile)
@@ -313,6 +315,18 @@ const pipeline_stats *pipeline_stats_get(const pipeline *p)
 const tracker *pipeline_tracker(const pipeline *p)
 {
     return p->tracker;
+}
+
+tracker_status pipeline_choose(pipeline *p, int candidate)
+{
+    if (!p->tracker)
+        return fail(p, TRACKER_BAD_INPUT, "nothing to choose: no table read yet");
+    /* the moves are the answer's, at the last frame: no settling, no reading */
+    p->stable_ms = p->still_from_ms = isnan(p->last_frame_ms) ? 0 : p->last_frame_ms;
+    p->read_started = vision_clock_ms();
+    p->read_acting = -1;
+    tracker_status status = tracker_choose(p->tracker, candidate, p->stable_ms / 1000);
+    return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
 }
 
 /* ---- one frame ---- */
@@ -454,6 +468,7 @@ tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
 {
     double started = vision_clock_ms();
     p->stats.frames++;
+    p->last_frame_ms = frame->time_ms;
     tracker_status result = TRACKER_OK;
     const calibration_profile *profile = p->config.profile;
     char error[320];

@@ -155,6 +155,14 @@ const pipeline_stats *pipeline_stats_get(const pipeline *p);
  * found (but when resuming). Borrowed, lives with the pipeline. */
 const tracker *pipeline_tracker(const pipeline *p);
 
+/*
+ * The players' answer to the last ambiguous flag: its candidate (1-based) is the game
+ * (tracker_choose), committed at the last frame's time; its moves are events as any other.
+ * TRACKER_BAD_INPUT, pipeline_error saying why, when nothing waits to be chosen or the number
+ * is out of range.
+ */
+tracker_status pipeline_choose(pipeline *p, int candidate);
+
 /* ---- the stages that can be tested alone ---- */
 
 /*

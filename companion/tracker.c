@@ -15,7 +15,7 @@
 #include <string.h>
 
 #define HYPOTHESES_MAX 16 /* games the tables may show at once, waiting for one to stand out */
-#define CHILDREN_MAX (HYPOTHESES_MAX * RULES_CANDIDATES)
+#define CHILDREN_MAX 64  /* the games of one table from all hypotheses, before ranking */
 #define HYPOTHESIS_TEXT (2 * RULES_EXPLANATION_TEXT)
 #define MAX_LINES 128 /* lines of one hypothesis: HYPOTHESIS_TEXT holds fewer */
 
@@ -259,7 +259,7 @@ static int keep_acting(const tracker *t, const void *state, const tracker_table 
                        int *kept, int count)
 {
     const rules_reconciled *r = t->reconciled;
-    if (!table->acting_known || r->count >= RULES_CANDIDATES || table->acting_seat < 0 ||
+    if (!table->acting_known || r->more || table->acting_seat < 0 ||
         table->acting_seat >= t->engine->seat_count(state))
         return count;
     const char *colour = t->engine->colour(state, table->acting_seat);
@@ -356,7 +356,7 @@ static tracker_status explain_from(tracker *t, const void *state, const hypothes
     tracker_status status = TRACKER_OK;
     for (int k = 0; k < count && status == TRACKER_OK && *room; k++)
         status = add_child(t, state, parent, &r->candidates[kept[k]], parent_index,
-                           r->count == RULES_CANDIDATES, room);
+                           r->more, room);
     return status;
 }
 

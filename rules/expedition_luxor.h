@@ -276,10 +276,15 @@ typedef enum {
     EL_UNEXPLAINED, /* no legal sequence leads there: an illegal move or a misread */
 } el_answer;
 
+/* Distinct games an el_reconcile_result keeps: a camp of unseen count with movers fits a
+ * dozen, and a tracker carries them all until a table or the players decide. */
+#define EL_EXPLANATIONS 16
+
 typedef struct el_reconcile_result {
     el_answer answer;
     int count;            /* explanations found (distinct resulting games), best first */
-    el_explanation explanations[4];
+    el_explanation explanations[EL_EXPLANATIONS];
+    bool more;            /* more games fit, ranked after those kept */
     bool search_cut;      /* the search hit its limit: the answer may be incomplete */
     char reason[160];     /* EL_UNEXPLAINED: why, one line, the first thing that does not fit
                            * ("desert@5,5: not adjacent to any tile", "the tile at 0,1 was a

@@ -166,6 +166,7 @@ static void el_engine_reconcile(const void *state, const void *observation,
         [EL_AMBIGUOUS] = RULES_AMBIGUOUS, [EL_UNEXPLAINED] = RULES_UNEXPLAINED};
     result->answer = answers[found.answer];
     result->search_cut = found.search_cut;
+    result->more = found.more || found.count > RULES_CANDIDATES;
     snprintf(result->reason, sizeof result->reason, "%s", found.reason);
     result->count = found.count < RULES_CANDIDATES ? found.count : RULES_CANDIDATES;
     for (int e = 0; e < result->count; e++) {

@@ -49,7 +49,7 @@ typedef struct search {
     int new_count;
     new_tile new_tiles[EL_MAX_TILES];
     el_reconcile_result *result;
-    el_state finals[4];                 /* the game each stored explanation leads to */
+    el_state finals[EL_EXPLANATIONS];   /* the game each stored explanation leads to */
     el_explanation path;
     long nodes;
     uint64_t visited[VISITED_SLOTS]; /* 0: empty */
@@ -275,7 +275,8 @@ static bool ranks_before(const el_explanation *a, const el_explanation *b)
                                             : a->count < b->count;
 }
 
-/* Keeps the explanation if it is among the 4 best distinct games found. */
+/* Keeps the explanation if it is among the EL_EXPLANATIONS best distinct games found; says
+ * when a game is left out. */
 static void record(search *s, const el_state *final)
 {
     el_reconcile_result *r = s->result;
@@ -288,16 +289,17 @@ static void record(search *s, const el_state *final)
     int at = r->count;
     while (at > 0 && ranks_before(&s->path, &r->explanations[at - 1]))
         at--;
-    if (at >= 4)
+    r->more |= r->count == EL_EXPLANATIONS; /* this game or the last kept is left out */
+    if (at >= EL_EXPLANATIONS)
         return;
-    int last = r->count < 4 ? r->count : 3;
+    int last = r->count < EL_EXPLANATIONS ? r->count : EL_EXPLANATIONS - 1;
     for (int i = last; i > at; i--) {
         r->explanations[i] = r->explanations[i - 1];
         s->finals[i] = s->finals[i - 1];
     }
     r->explanations[at] = s->path;
     s->finals[at] = *final;
-    if (r->count < 4)
+    if (r->count < EL_EXPLANATIONS)
         r->count++;
 }
 

@@ -100,7 +100,7 @@ typedef enum {
 /* "unchanged", "explained", ...; "?" out of range. Static storage. */
 const char *rules_answer_name(rules_answer answer);
 
-#define RULES_CANDIDATES 4            /* explanations kept, best first */
+#define RULES_CANDIDATES 16           /* explanations kept, best first */
 #define RULES_EXPLANATION_TEXT 2048   /* bytes of one explanation's lines */
 #define RULES_REASON_MAX 192
 
@@ -117,6 +117,7 @@ typedef struct rules_reconciled {
     rules_answer answer;
     int count;        /* candidates found: distinct resulting games, best first */
     rules_explanation candidates[RULES_CANDIDATES];
+    bool more;        /* more games fit, ranked after the candidates kept */
     bool search_cut;  /* the search hit its limit: the answer may be incomplete */
     /* UNEXPLAINED: why, one line ("desert@5,5: not adjacent to any tile"); UNCHANGED while a
      * game waits for its setup: what it waits for; "" otherwise. */
