@@ -2,7 +2,7 @@
  * bench_replay: the pipeline of `tablescribe replay` on recorded games, one OpenCV thread.
  *
  *   bench_replay [--games N] [--lines L] [--width W --height H] [--seed S] [--keep DIR]
- *                [--min-confidence C] [--sure-confidence C] [--marker-mm M]
+ *                [--min-confidence C] [--sure-confidence C] [--marker-mm M] [--answer]
  *
  * A box is taught from one render of the teaching layout (tablescribe calibrate teach); N
  * random 2-player games (default 2), each cut after L lines (default 12), are recorded with
@@ -19,7 +19,10 @@
  * false 0, missed 0, latency = settle time (600 ms) + at most 150 ms, memory <= 150 MB.
  * --min-confidence, --sure-confidence: the pipeline's (default 0.5 and 0.9: fields below the
  * first unseen, below the second unseen too when the table is not explained), to weigh moves
- * right against false ones. BENCH_VERBOSE=1 prints each flag with its reason (what the rules could not
+ * right against false ones. --answer: the players answer each ambiguous table the tracker
+ * offers to them (tracker_candidates) as they would at the table, with the candidate that is
+ * what they played (the script's next lines), and the answers are counted: the camera and the
+ * players together, where the default is the camera alone. BENCH_VERBOSE=1 prints each flag with its reason (what the rules could not
  * explain) and each move with its latency.
  */
 #define _XOPEN_SOURCE 700
@@ -97,9 +100,43 @@ typedef struct game_run {
     int matched;   /* committed in order */
     int wrong;     /* committed but not the script's next line (or after one) */
     int flags;
+    int answers, unanswerable; /* --answer: questions answered, and those no candidate fits */
+    char last_question[256];   /* its first candidate: a question is counted once */
     double *latencies;
     int *latency_count;
 } game_run;
+
+/* Whether lines ('\n' between) are the script's next lines, from the first not committed. */
+static bool script_next(const game_run *run, const char *lines)
+{
+    int i = run->matched;
+    for (const char *line = lines; *line; i++) {
+        size_t length = strcspn(line, "\n");
+        if (i >= run->expected->count || strlen(run->expected->lines[i]) != length ||
+            strncmp(run->expected->lines[i], line, length) != 0)
+            return false;
+        line += length + (line[length] == '\n');
+    }
+    return i > run->matched;
+}
+
+/* --answer: as the players at the table would, the candidate of an ambiguous table that is
+ * what they played (the script's next lines). */
+static tracker_status answer(pipeline *p, game_run *run)
+{
+    const tracker *t = pipeline_tracker(p);
+    int count = t ? tracker_candidates(t) : 0;
+    if (count == 0 || strcmp(tracker_candidate(t, 1), run->last_question) == 0)
+        return TRACKER_OK;
+    snprintf(run->last_question, sizeof run->last_question, "%s", tracker_candidate(t, 1));
+    for (int k = 1; k <= count; k++)
+        if (script_next(run, tracker_candidate(t, k))) {
+            run->answers++;
+            return pipeline_choose(p, k);
+        }
+    run->unanswerable++;
+    return TRACKER_OK;
+}
 
 static void on_event(void *context, const pipeline_event *event)
 {
@@ -200,6 +237,7 @@ int main(int argc, char **argv)
     int games = 2, lines = 12, width = 1280, height = 720;
     unsigned long long seed = 1;
     const char *keep = NULL;
+    bool answering = false; /* --answer: the players answer the ambiguous tables */
     pipeline_config defaults;
     pipeline_config_default(&defaults);
     double min_confidence = defaults.min_confidence;
@@ -219,6 +257,8 @@ int main(int argc, char **argv)
             seed = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--keep") == 0 && value)
             keep = argv[++i];
+        else if (strcmp(argv[i], "--answer") == 0)
+            answering = true;
         else if (strcmp(argv[i], "--marker-mm") == 0 && value) {
             char *end = NULL;
             long mm = strtol(argv[++i], &end, 10);
@@ -235,7 +275,7 @@ int main(int argc, char **argv)
         else {
             fprintf(stderr, "usage: bench_replay [--games N] [--lines L] [--width W --height H] "
                             "[--seed S] [--keep DIR] [--min-confidence C] "
-                            "[--sure-confidence C] [--marker-mm M]\n");
+                            "[--sure-confidence C] [--marker-mm M] [--answer]\n");
             return 2;
         }
     }
@@ -289,6 +329,7 @@ int main(int argc, char **argv)
     int latency_count = 0, total_matched = 0, total_wrong = 0, total_missed = 0, total_flags = 0;
     int games_wrong = 0, games_unread = 0; /* games with a false move; games never read */
     int games_skipped = 0;                 /* games not recorded or not replayed */
+    int total_answers = 0, total_unanswerable = 0;
     long frames = 0;
     double seconds = 0;
     pipeline_stats sum = {0};
@@ -359,7 +400,8 @@ int main(int argc, char **argv)
         capture_status read;
         bool cut = false; /* the replay stopped before the recording's end */
         while ((read = capture_read(source, &frame)) == CAPTURE_OK)
-            if (pipeline_feed(p, &frame) != TRACKER_OK) {
+            if (pipeline_feed(p, &frame) != TRACKER_OK ||
+                (answering && answer(p, &run) != TRACKER_OK)) {
                 fprintf(stderr, "bench_replay: game %d: %s\n", g, pipeline_error(p));
                 cut = true;
                 break;
@@ -379,9 +421,14 @@ int main(int argc, char **argv)
         sum.acting_known += s->acting_known;
         int missed = expected.count - run.matched;
         printf("game %d: %ld frames, %d script lines: %d committed in order, %d false, %d missed, "
-               "%d flags; %ld tables read (%ld with the acting seat), %ld not read\n",
+               "%d flags; %ld tables read (%ld with the acting seat), %ld not read",
                g, s->frames, expected.count, run.matched, run.wrong, missed, run.flags, s->reads,
                s->acting_known, s->unread);
+        if (answering)
+            printf("; %d answers, %d questions no candidate fits", run.answers, run.unanswerable);
+        putchar('\n');
+        total_answers += run.answers;
+        total_unanswerable += run.unanswerable;
         total_matched += run.matched;
         total_wrong += run.wrong;
         games_wrong += run.wrong > 0;
@@ -406,6 +453,10 @@ int main(int argc, char **argv)
     printf("moves: %d right, %d false, %d missed; %d flags; %ld of %ld tables read with the "
            "acting seat\n",
            total_matched, total_wrong, total_missed, total_flags, sum.acting_known, sum.reads);
+    if (answering)
+        printf("the players answered %d ambiguous tables (the candidate that is the script's "
+               "next lines); %d had no such candidate\n",
+               total_answers, total_unanswerable);
     printf("games: %d of %d with a false move (one misread the rules accept, then what follows "
            "from it), %d with no table read%s",
            games_wrong, games, games_unread, games_skipped ? "" : "\n");

@@ -642,6 +642,11 @@ int tracker_candidates(const tracker *t)
     return t->choosable ? t->hypothesis_count : 0;
 }
 
+const char *tracker_candidate(const tracker *t, int k)
+{
+    return k >= 1 && k <= tracker_candidates(t) ? t->hypotheses[k - 1].lines : NULL;
+}
+
 /* ---- life ---- */
 
 /* The reason of the game's last flag, when nothing came after it (db_events_foreach): any

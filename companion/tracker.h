@@ -172,6 +172,11 @@ bool tracker_pending(const tracker *t);
  */
 int tracker_candidates(const tracker *t);
 
+/* Candidate k's actions (1-based, as the flag numbers them), one a line in the notation with
+ * the seat's colour ("orange: end\nblack: desert@1,2"); NULL when k is not one. Borrowed,
+ * valid until the tracker next changes. */
+const char *tracker_candidate(const tracker *t, int k);
+
 /*
  * The players say which of the last ambiguous flag's candidates the table shows (1-based, as
  * the flag numbers them): what the camera cannot tell, such as a camp's count. The answer is

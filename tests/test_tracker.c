@@ -687,6 +687,8 @@ static void test_tracker_commits_the_candidate_the_players_choose(void **state)
     int x2 = strstr(listed, "(1) orange: desert-camp@0,2 x2") ? 1
              : strstr(listed, "(2) orange: desert-camp@0,2 x2") ? 2 : 0;
     assert_int_not_equal(x2, 0);
+    assert_string_equal(tracker_candidate(f->t, x2), "orange: desert-camp@0,2 x2");
+    assert_null(tracker_candidate(f->t, 3));
     assert_int_equal(tracker_choose(f->t, 3, 4), TRACKER_BAD_INPUT);
     assert_non_null(strstr(tracker_error(f->t), "candidates 1 to 2"));
     assert_int_equal(tracker_choose(f->t, 0, 4), TRACKER_BAD_INPUT);
