@@ -97,6 +97,16 @@ refuse "watch on a bad demo spec" "demo:-1" watch --profile box.yaml --source de
 run 2 watch --source dir:rec --profile box.yaml --db none.sqlite --resume && \
     expect "watch --resume with nothing to resume: one line ($err)" one_line "$err"
 
+# ---- watch takes the players' answers on standard input ----
+printf 'hello\n99\n' | "$tablescribe" watch --source dir:rec --profile box.yaml --db answers.sqlite \
+    >answers.txt 2>answers.err
+expect "watch: an answer that is no number is explained ($(head -c 300 answers.err))" \
+    grep -q "'hello': type the number of one of an ambiguous table's candidates" answers.err
+expect "watch: a number no candidate has is refused with its reason" \
+    grep -Eq "candidate 99: the table waits on candidates 1 to|nothing to choose: no ambiguous table waits" \
+    answers.err
+expect "watch: the answers stop nothing" grep -q "the source ended" answers.txt
+
 # ---- watch killed mid-game, then resumed ----
 "$tablescribe" watch --source dir:rec --profile box.yaml --db watch.sqlite >watch1.txt 2>&1 &
 watcher=$!
