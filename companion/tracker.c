@@ -170,6 +170,29 @@ static const char *flag_word(tracker_flag_kind kind)
                                             : "unexplained";
 }
 
+/* Archives an event of the table's without an action (none without an archive): its detail
+ * (taken, may be NULL when out of memory) and the scores after it. */
+static tracker_status archive_event(tracker *t, db_event_kind kind, json_t *detail,
+                                    const tracker_table *table, const int32_t *scores,
+                                    int64_t *seq, const char *doing)
+{
+    char *detail_text = detail ? json_dumps(detail, JSON_COMPACT) : NULL;
+    json_decref(detail);
+    if (!t->archive) {
+        free(detail_text);
+        return TRACKER_OK;
+    }
+    if (!detail_text)
+        return fail(t, TRACKER_NOMEM, "out of memory");
+    db_event stored = db_event_make(kind, -1, NULL);
+    stored.detail_json = detail_text;
+    stored.frame_time = table->frame_time;
+    stored.confidence = table->confidence;
+    db_status status = db_event_append(t->archive, t->game_id, &stored, scores, seq);
+    free(detail_text);
+    return status == DB_OK ? TRACKER_OK : archive_failed(t, doing);
+}
+
 /* Archives and reports a flag, unless it is the one raised last. */
 static tracker_status raise_flag(tracker *t, tracker_flag_kind kind, const char *reason,
                                  const tracker_table *table)
@@ -181,22 +204,11 @@ static tracker_status raise_flag(tracker *t, tracker_flag_kind kind, const char 
                            .seat = -1};
     snprintf(event.text, sizeof event.text, "%s", reason);
     event_scores(t, &event);
-    if (t->archive) {
-        json_t *detail = json_pack("{s:s, s:s}", "flag", flag_word(kind), "reason", reason);
-        char *detail_text = detail ? json_dumps(detail, JSON_COMPACT) : NULL;
-        json_decref(detail);
-        if (!detail_text)
-            return fail(t, TRACKER_NOMEM, "out of memory");
-        db_event stored = db_event_make(DB_EVENT_FLAG, -1, NULL);
-        stored.detail_json = detail_text;
-        stored.frame_time = table->frame_time;
-        stored.confidence = table->confidence;
-        db_status status = db_event_append(t->archive, t->game_id, &stored, event.scores,
-                                           &event.seq);
-        free(detail_text);
-        if (status != DB_OK)
-            return archive_failed(t, "archiving a flag");
-    }
+    tracker_status status = archive_event(
+        t, DB_EVENT_FLAG, json_pack("{s:s, s:s}", "flag", flag_word(kind), "reason", reason),
+        table, event.scores, &event.seq, "archiving a flag");
+    if (status != TRACKER_OK)
+        return status;
     report(t, &event);
     return TRACKER_OK;
 }
@@ -589,28 +601,6 @@ tracker_status tracker_observe(tracker *t, const tracker_table *table)
     return status;
 }
 
-/* The answer archived as a correction: {"chose": k, "of": n, "actions": "..."}. */
-static tracker_status archive_choice(tracker *t, int candidate, const char *lines,
-                                     double frame_time)
-{
-    if (!t->archive)
-        return TRACKER_OK;
-    json_t *detail = json_pack("{s:i, s:i, s:s}", "chose", candidate, "of",
-                               t->hypothesis_count, "actions", lines);
-    char *detail_text = detail ? json_dumps(detail, JSON_COMPACT) : NULL;
-    json_decref(detail);
-    if (!detail_text)
-        return fail(t, TRACKER_NOMEM, "out of memory");
-    db_event stored = db_event_make(DB_EVENT_CORRECTION, -1, NULL);
-    stored.detail_json = detail_text;
-    stored.frame_time = frame_time;
-    int32_t scores[RULES_MAX_SEATS];
-    t->engine->scores(t->state, scores);
-    db_status status = db_event_append(t->archive, t->game_id, &stored, scores, NULL);
-    free(detail_text);
-    return status == DB_OK ? TRACKER_OK : archive_failed(t, "archiving the players' answer");
-}
-
 tracker_status tracker_choose(tracker *t, int candidate, double frame_time)
 {
     if (t->over || !t->choosable)
@@ -619,7 +609,15 @@ tracker_status tracker_choose(tracker *t, int candidate, double frame_time)
         return fail(t, TRACKER_BAD_INPUT, "candidate %d: the table waits on candidates 1 to %d",
                     candidate, t->hypothesis_count);
     hypothesis *chosen = &t->hypotheses[candidate - 1];
-    tracker_status status = archive_choice(t, candidate, chosen->lines, frame_time);
+    tracker_table now = {.frame_time = frame_time, .confidence = NAN};
+    int32_t scores[RULES_MAX_SEATS];
+    t->engine->scores(t->state, scores);
+    /* the answer archived as a correction: {"chose": k, "of": n, "actions": "..."} */
+    tracker_status status = archive_event(
+        t, DB_EVENT_CORRECTION,
+        json_pack("{s:i, s:i, s:s}", "chose", candidate, "of", t->hypothesis_count, "actions",
+                  chosen->lines),
+        &now, scores, NULL, "archiving the players' answer");
     if (status != TRACKER_OK)
         return status;
     char *lines[MAX_LINES];
@@ -627,7 +625,6 @@ tracker_status tracker_choose(tracker *t, int candidate, double frame_time)
     t->hypothesis_count = 0;
     t->choosable = false;
     t->pending = false;
-    tracker_table now = {.frame_time = frame_time, .confidence = NAN};
     for (int i = 0; i < count && status == TRACKER_OK && !t->over; i++)
         status = commit(t, lines[i], &now, false);
     if (status == TRACKER_OK && !t->over)
