@@ -101,6 +101,7 @@ typedef struct game_run {
     int wrong;     /* committed but not the script's next line (or after one) */
     int flags;
     int answers, unanswerable; /* --answer: questions answered, and those no candidate fits */
+    int beyond;                /* forced by the rules after the script's last line */
     char last_question[256];   /* its first candidate: a question is counted once */
     double *latencies;
     int *latency_count;
@@ -157,7 +158,11 @@ static void on_event(void *context, const pipeline_event *event)
     else
         snprintf(line, sizeof line, "%s", e->text);
     double latency = NAN; /* from the hand leaving to the commit: a right action's */
-    if (run->wrong == 0 && run->matched < run->expected->count &&
+    if (run->wrong == 0 && run->matched == run->expected->count && e->forced) {
+        /* the script was cut after its last action: what the rules force after it (a seat's
+         * third tile ends its turn) is the game's, not a false move */
+        run->beyond++;
+    } else if (run->wrong == 0 && run->matched < run->expected->count &&
         strcmp(line, run->expected->lines[run->matched]) == 0) {
         /* The hand left the mat by the first frame without it in view, or earlier, when the
          * mat was still before the arm left the picture: the earlier of the two. */
@@ -329,7 +334,7 @@ int main(int argc, char **argv)
     int latency_count = 0, total_matched = 0, total_wrong = 0, total_missed = 0, total_flags = 0;
     int games_wrong = 0, games_unread = 0; /* games with a false move; games never read */
     int games_skipped = 0;                 /* games not recorded or not replayed */
-    int total_answers = 0, total_unanswerable = 0;
+    int total_answers = 0, total_unanswerable = 0, total_beyond = 0;
     long frames = 0;
     double seconds = 0;
     pipeline_stats sum = {0};
@@ -428,6 +433,7 @@ int main(int argc, char **argv)
             printf("; %d answers, %d questions no candidate fits", run.answers, run.unanswerable);
         putchar('\n');
         total_answers += run.answers;
+        total_beyond += run.beyond;
         total_unanswerable += run.unanswerable;
         total_matched += run.matched;
         total_wrong += run.wrong;
@@ -453,6 +459,9 @@ int main(int argc, char **argv)
     printf("moves: %d right, %d false, %d missed; %d flags; %ld of %ld tables read with the "
            "acting seat\n",
            total_matched, total_wrong, total_missed, total_flags, sum.acting_known, sum.reads);
+    if (total_beyond)
+        printf("%d moves the rules forced after a script's last line (the game goes on there; "
+               "counted neither right nor false)\n", total_beyond);
     if (answering)
         printf("the players answered %d ambiguous tables (the candidate that is the script's "
                "next lines); %d had no such candidate\n",

@@ -321,8 +321,9 @@ tracker_status pipeline_choose(pipeline *p, int candidate)
 {
     if (!p->tracker)
         return fail(p, TRACKER_BAD_INPUT, "nothing to choose: no table read yet");
-    /* the moves are the answer's, at the last frame: no settling, no reading */
-    p->stable_ms = p->still_from_ms = isnan(p->last_frame_ms) ? 0 : p->last_frame_ms;
+    /* the moves are the answer's, at the last frame, for the table last read (still since
+     * still_from_ms): their latency is the table's and the players' */
+    p->stable_ms = isnan(p->last_frame_ms) ? 0 : p->last_frame_ms;
     p->read_started = vision_clock_ms();
     p->read_acting = -1;
     tracker_status status = tracker_choose(p->tracker, candidate, p->stable_ms / 1000);

@@ -56,7 +56,9 @@ typedef struct pipeline_event {
     double read_ms;
     /* TRACKER, a MOVE: from still_from_ms to the commit: the settle time, the source's time
      * from still_from_ms to the settled frame, plus read_ms. For a move committed at a later
-     * table than its own (who acted showed only then), from that later table's stillness */
+     * table than its own (who acted showed only then), from that later table's stillness; for
+     * one the players chose (pipeline_choose), from the last table read's stillness to the
+     * frame their answer came after, and read_ms from that table's read to the answer */
     double latency_ms;
     char text[320];                /* REGISTERED, REREGISTERED, UNREAD: one line */
 } pipeline_event;
