@@ -142,11 +142,28 @@ static void on_event(void *context, const pipeline_event *event)
         putchar('\n');
         break;
     case TRACKER_FLAG:
-        printf("[%7.1f s] %s: %s\n", time, out->request->watch ? "warning" : "flag", e->text);
         if (out->request->watch && e->flag == TRACKER_FLAG_AMBIGUOUS &&
-            tracker_candidates(pipeline_tracker(out->pipeline)) > 0)
-            printf("            the camera cannot tell: type the right one's number and "
-                   "Enter\n");
+            tracker_candidates(pipeline_tracker(out->pipeline)) > 0) {
+            /* the players' question: every candidate whole, one a line (the flag's text
+             * is cut to fit the archive's) */
+            const tracker *t = pipeline_tracker(out->pipeline);
+            printf("[%7.1f s] warning: ambiguous: the camera cannot tell which of these the "
+                   "table shows:\n", time);
+            for (int k = 1; k <= tracker_candidates(t); k++) {
+                printf("            (%d) ", k);
+                for (const char *c = tracker_candidate(t, k); *c; c++) {
+                    if (*c == '\n')
+                        fputs("; ", stdout);
+                    else
+                        putchar(*c);
+                }
+                putchar('\n');
+            }
+            printf("            type the right one's number and Enter\n");
+        } else {
+            printf("[%7.1f s] %s: %s\n", time, out->request->watch ? "warning" : "flag",
+                   e->text);
+        }
         break;
     case TRACKER_GAME_OVER:
         printf("[%7.1f s] game over: ", time);
