@@ -192,32 +192,42 @@ static void show_progress(printer *out, int done, int total, double seconds)
 typedef struct typed {
     char buffer[128];
     size_t used;
-    bool closed; /* end of input, or none to read */
+    bool closed;     /* end of input, or none to read */
+    bool overlong;   /* the line being read outgrew the buffer: dropped up to its newline */
 } typed;
 
-/* The next whole line typed (without its newline), or false when none is there yet. A line
- * longer than the buffer is dropped. */
+/* The next whole line typed (without its newline; the last one also without), or false when
+ * none is there yet. A line longer than the buffer is dropped whole. */
 static bool next_typed_line(typed *in, char *line, size_t size)
 {
     struct pollfd ready = {.fd = STDIN_FILENO, .events = POLLIN};
-    while (!in->closed && !memchr(in->buffer, '\n', in->used) && poll(&ready, 1, 0) > 0) {
-        ssize_t got = read(STDIN_FILENO, in->buffer + in->used, sizeof in->buffer - in->used);
-        if (got <= 0) {
-            in->closed = true;
-            break;
+    for (;;) {
+        char *newline = memchr(in->buffer, '\n', in->used);
+        if (newline && in->overlong) { /* the dropped line's end */
+            in->overlong = false;
+            in->used -= (size_t)(newline - in->buffer) + 1;
+            memmove(in->buffer, newline + 1, in->used);
+            continue;
         }
-        in->used += (size_t)got;
-        if (in->used == sizeof in->buffer && !memchr(in->buffer, '\n', in->used))
+        if (newline || (in->closed && in->used > 0 && !in->overlong)) {
+            size_t length = newline ? (size_t)(newline - in->buffer) : in->used;
+            snprintf(line, size, "%.*s", (int)length, in->buffer);
+            in->used -= newline ? length + 1 : length;
+            memmove(in->buffer, in->buffer + (newline ? length + 1 : length), in->used);
+            return true;
+        }
+        if (in->used == sizeof in->buffer) { /* no newline in a full buffer */
+            in->overlong = true;
             in->used = 0;
+        }
+        if (in->closed || poll(&ready, 1, 0) <= 0)
+            return false;
+        ssize_t got = read(STDIN_FILENO, in->buffer + in->used, sizeof in->buffer - in->used);
+        if (got <= 0)
+            in->closed = true;
+        else
+            in->used += (size_t)got;
     }
-    char *newline = memchr(in->buffer, '\n', in->used);
-    if (!newline)
-        return false;
-    size_t length = (size_t)(newline - in->buffer);
-    snprintf(line, size, "%.*s", (int)length, in->buffer);
-    in->used -= length + 1;
-    memmove(in->buffer, newline + 1, in->used);
-    return true;
 }
 
 /* A candidate's number for the last ambiguous table; anything else is explained. Fails only

@@ -17,7 +17,9 @@
 #define HYPOTHESES_MAX 16 /* games the tables may show at once, waiting for one to stand out */
 #define CHILDREN_MAX 64  /* the games of one table from all hypotheses, before ranking */
 #define HYPOTHESIS_TEXT (2 * RULES_EXPLANATION_TEXT)
-#define MAX_LINES 128 /* lines of one hypothesis: HYPOTHESIS_TEXT holds fewer */
+/* Lines of one hypothesis: every line of the notation, with its seat's colour and its '\n', is
+ * longer than 8 bytes ("grey: end\n"), so HYPOTHESIS_TEXT holds fewer. */
+#define MAX_LINES (HYPOTHESIS_TEXT / 8)
 
 /*
  * A game the tables seen may show: the committed game with these actions played on, not
@@ -50,6 +52,8 @@ struct tracker {
     bool pending;         /* an explained table waits for actions to be committed */
     bool choosable;       /* the last flag listed the hypotheses as they are: the players may
                            * choose one (tracker_choose) */
+    int ends_carried;     /* signalled turn ends the hypotheses carry, not committed yet: owed
+                           * again if the hypotheses are given up */
     bool over;
     bool closed_by_rules; /* the last action committed was forced: the turn is closed already */
     bool end_owed;        /* a signalled turn end waits for the table to settle */
@@ -385,8 +389,10 @@ static tracker_status commit_agreed(tracker *t, const tracker_table *table, cons
         size_t length = strlen(first[agreed]);
         bool same = true;
         for (int k = 0; k < count && same; k++) {
-            const char *line = t->children[kept[k]].lines + agreed_bytes;
-            same = strncmp(line, first[agreed], length) == 0 &&
+            const char *text_k = t->children[kept[k]].lines;
+            const char *line = text_k + agreed_bytes;
+            /* a child whose lines all agreed so far has no more to agree on */
+            same = agreed_bytes <= strlen(text_k) && strncmp(line, first[agreed], length) == 0 &&
                    (line[length] == '\n' || line[length] == '\0');
         }
         if (!same)
@@ -417,14 +423,16 @@ static tracker_status commit_agreed(tracker *t, const tracker_table *table, cons
  * fits.
  */
 static tracker_status choose_children(tracker *t, const tracker_table *table,
-                                      const table_reading *reading, bool room)
+                                      const table_reading *reading, bool room, bool *taken)
 {
+    *taken = false;
     if (t->child_count == 0) {
         t->pending = t->hypothesis_count > 0;
         return raise_flag(t, TRACKER_FLAG_UNEXPLAINED, reading->reason, table);
     }
     if (reading->search_cut) {
         t->pending = true;
+        t->choosable = false; /* the flag lists no candidates */
         return raise_flag(t, TRACKER_FLAG_AMBIGUOUS,
                           "ambiguous: too much changed at once for the search to be sure", table);
     }
@@ -444,12 +452,16 @@ static tracker_status choose_children(tracker *t, const tracker_table *table,
             kept[count++] = k;
     }
     bool tie = at_best > 1;
-    /* Where the rules kept the best few games only and more than one is believed, others
-     * may disagree with all of them. */
-    int from_full[HYPOTHESES_MAX + 1] = {0}; /* believed children of such a game, by parent */
-    for (int k = 0; k < count; k++)
-        if (t->children[kept[k]].parent_full && ++from_full[t->children[kept[k]].parent + 1] > 1)
-            room = false;
+    /* Where the rules kept the best few games only and more than one game is believed, the
+     * games left out may disagree with all of them. */
+    for (int k = 0; k < count && count > 1; k++)
+        room &= !t->children[kept[k]].parent_full;
+    /* The hypotheses given up (below) or passed over (explained from the committed game):
+     * the turn ends they carried are owed again. */
+    if (!room || count > HYPOTHESES_MAX || t->children[kept[0]].parent < 0) {
+        t->end_owed |= t->ends_carried > 0;
+        t->ends_carried = 0;
+    }
     char listed[TRACKER_TEXT_MAX];
     if (!room || count > HYPOTHESES_MAX) {
         /* Not every game that fits is among them: the next table is explained from the
@@ -460,6 +472,7 @@ static tracker_status choose_children(tracker *t, const tracker_table *table,
         t->pending = true;
         return tie ? raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table) : TRACKER_OK;
     }
+    *taken = true;
     tracker_status status = commit_agreed(t, table, kept, count);
     if (status != TRACKER_OK || t->over)
         return status;
@@ -478,6 +491,7 @@ static tracker_status choose_children(tracker *t, const tracker_table *table,
     t->pending = waiting;
     t->choosable = waiting && tie;
     if (!waiting) {
+        t->ends_carried = 0; /* committed with the rest */
         t->last_flag[0] = '\0';
         return TRACKER_OK;
     }
@@ -509,9 +523,11 @@ static tracker_status explain_table(tracker *t, const void *observation,
     return status;
 }
 
-/* The table's observation, then, when no game fits it, its cautious one. */
-static tracker_status take_table(tracker *t, const tracker_table *table)
+/* The table's observation, then, when no game fits it, its cautious one. *taken: the table
+ * was explained and is now the committed game or the hypotheses'. */
+static tracker_status take_table(tracker *t, const tracker_table *table, bool *taken)
 {
+    *taken = false;
     table_reading reading = {0}, cautious = {0};
     bool room = true;
     t->child_count = 0;
@@ -520,7 +536,28 @@ static tracker_status take_table(tracker *t, const tracker_table *table)
         status = explain_table(t, table->cautious_observation, table, &cautious, &room);
         reading.search_cut |= cautious.search_cut;
     }
-    return status == TRACKER_OK ? choose_children(t, table, &reading, room) : status;
+    return status == TRACKER_OK ? choose_children(t, table, &reading, room, taken) : status;
+}
+
+/* Plays an action the rules give (a turn end, a forced pass) onto a hypothesis and adds its
+ * line; *room false, nothing changed, when the line does not fit. */
+static tracker_status append_action(tracker *t, hypothesis *game, void *state, const char *line,
+                                    bool *room)
+{
+    size_t used = strlen(game->lines);
+    if (used + 1 + strlen(line) >= sizeof game->lines) {
+        *room = false;
+        return TRACKER_OK;
+    }
+    rules_played played;
+    char reason[256];
+    if (t->engine->play_line(state, line, &played, reason, sizeof reason) != RULES_OK)
+        return fail(t, TRACKER_BAD_INPUT, "the rules refused their own '%.80s': %.120s", line,
+                    reason);
+    snprintf(game->lines + used, sizeof game->lines - used, "%s%s", used ? "\n" : "", line);
+    game->actions++;
+    game->turns_ended++; /* an end or a pass */
+    return TRACKER_OK;
 }
 
 /*
@@ -535,18 +572,20 @@ static tracker_status end_hypotheses_turn(tracker *t)
     for (int h = 0; h < t->hypothesis_count; h++) {
         hypothesis *game = &t->hypotheses[h];
         void *state = state_at(t, t->states, h);
-        char line[RULES_EXPLANATION_TEXT], reason[256];
-        size_t used = strlen(game->lines);
-        if (!t->engine->close_turn(state, line, sizeof line) ||
-            used + 1 + strlen(line) >= sizeof game->lines)
+        char line[RULES_EXPLANATION_TEXT];
+        if (!t->engine->close_turn(state, line, sizeof line))
             continue;
-        rules_played played;
-        if (t->engine->play_line(state, line, &played, reason, sizeof reason) != RULES_OK)
-            return fail(t, TRACKER_BAD_INPUT, "the rules refused their own turn end '%.80s': "
-                        "%.120s", line, reason);
-        snprintf(game->lines + used, sizeof game->lines - used, "%s%s", used ? "\n" : "", line);
-        game->actions++;
-        game->turns_ended++;
+        /* the end, then what the rules force after it (the next seat's pass), as the
+         * committed game's commit_forced would */
+        bool room = true;
+        tracker_status status = TRACKER_OK;
+        do
+            status = append_action(t, game, state, line, &room);
+        while (status == TRACKER_OK && room && t->engine->forced(state, line, sizeof line));
+        if (status != TRACKER_OK)
+            return status;
+        if (!room)
+            continue; /* too long to carry: dropped, as a hypothesis past the limit */
         if (kept != h) {
             t->hypotheses[kept] = *game;
             memcpy(state_at(t, t->states, kept), state, t->engine->state_size);
@@ -557,6 +596,7 @@ static tracker_status end_hypotheses_turn(tracker *t)
     if (kept > 0) {
         t->choosable &= kept == t->hypothesis_count; /* else the flag's numbers are stale */
         t->hypothesis_count = kept;
+        t->ends_carried++;
     }
     return TRACKER_OK;
 }
@@ -590,13 +630,15 @@ tracker_status tracker_observe(tracker *t, const tracker_table *table)
         return fail(t, TRACKER_BAD_INPUT, "a settled table needs its observation");
     if (t->over)
         return TRACKER_OK;
-    tracker_status status = take_table(t, table);
+    bool taken;
+    tracker_status status = take_table(t, table, &taken);
     if (status != TRACKER_OK || t->over)
         return status;
     if (!t->pending)
         status = commit_forced(t, table);
+    /* an end signalled at a table not taken (unexplained, cut, too many games) waits for one */
     t->end_owed |= table->turn_ended;
-    if (status == TRACKER_OK && !t->over && t->end_owed && t->child_count > 0)
+    if (status == TRACKER_OK && !t->over && t->end_owed && taken)
         status = take_turn_end(t, table);
     return status;
 }
@@ -636,7 +678,7 @@ tracker_status tracker_choose(tracker *t, int candidate, double frame_time)
 
 int tracker_candidates(const tracker *t)
 {
-    return t->choosable ? t->hypothesis_count : 0;
+    return t->choosable && !t->over ? t->hypothesis_count : 0;
 }
 
 const char *tracker_candidate(const tracker *t, int k)
