@@ -22,8 +22,8 @@
  * right against false ones. --answer: the players answer each ambiguous table the tracker
  * offers to them (tracker_candidates) as they would at the table, with the candidate that is
  * what they played (the script's next lines), and the answers are counted: the camera and the
- * players together, where the default is the camera alone. BENCH_VERBOSE=1 prints each flag with its reason (what the rules could not
- * explain) and each move with its latency.
+ * players together, where the default is the camera alone. BENCH_VERBOSE=1 prints each flag
+ * with its reason (what the rules could not explain) and each move with its latency.
  */
 #define _XOPEN_SOURCE 700
 #include "cv_shim_geometry.h"
@@ -89,7 +89,8 @@ static bool read_hands(const char *recording, hands *out)
     }
     bool read = index && fps > 0 && json_is_array(actions);
     if (!read)
-        fprintf(stderr, "bench_replay: %s: %s\n", path, index ? "no fps or actions" : problem.text);
+        fprintf(stderr, "bench_replay: %s: %s\n", path,
+                index ? "no fps or actions" : problem.text);
     json_decref(index);
     return read;
 }
@@ -271,7 +272,8 @@ int main(int argc, char **argv)
         }
         else if ((strcmp(argv[i], "--min-confidence") == 0 ||
                   strcmp(argv[i], "--sure-confidence") == 0) && value) {
-            double *field = argv[i][2] == 'm' ? &min_confidence : &sure_confidence;
+            double *field = strcmp(argv[i], "--min-confidence") == 0 ? &min_confidence
+                                                                     : &sure_confidence;
             char *end = NULL;
             *field = strtod(argv[++i], &end);
             if (end == argv[i] || *end != '\0')
@@ -430,7 +432,8 @@ int main(int argc, char **argv)
                g, s->frames, expected.count, run.matched, run.wrong, missed, run.flags, s->reads,
                s->acting_known, s->unread);
         if (answering)
-            printf("; %d answers, %d questions no candidate fits", run.answers, run.unanswerable);
+            printf("; %d answers, %d questions no candidate fits", run.answers,
+                   run.unanswerable);
         putchar('\n');
         total_answers += run.answers;
         total_beyond += run.beyond;

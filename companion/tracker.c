@@ -28,7 +28,8 @@
  * is explained from the game it follows, and a later table can decide between them.
  */
 typedef struct hypothesis {
-    int actions, turns_ended; /* since the committed game: how the rules rank it */
+    int actions, turns_ended; /* played since the last game all hypotheses shared: how the
+                               * rules rank them against each other */
     int parent;               /* a child's: the hypothesis it came from, -1 the committed game */
     bool parent_full;         /* a child's: the rules kept only the best few games from there */
     char lines[HYPOTHESIS_TEXT]; /* one action a line, '\n' between */
@@ -515,7 +516,7 @@ static tracker_status explain_table(tracker *t, const void *observation,
 {
     static const hypothesis none = {0};
     tracker_status status = TRACKER_OK;
-    for (int h = 0; h < t->hypothesis_count && status == TRACKER_OK; h++)
+    for (int h = 0; h < t->hypothesis_count && status == TRACKER_OK && *room; h++)
         status = explain_from(t, state_at(t, t->states, h), &t->hypotheses[h], h, observation,
                               table, reading, room);
     if (status == TRACKER_OK && t->child_count == 0 && *room)
