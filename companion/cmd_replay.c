@@ -457,8 +457,7 @@ static int run(const cli_command *command, const run_request *request)
         }
         tracker_status status = pipeline_feed(p, &frame);
         char line[sizeof answers.buffer];
-        while (status == TRACKER_OK && request->watch && next_typed_line(&answers, line,
-                                                                         sizeof line))
+        while (status == TRACKER_OK && next_typed_line(&answers, line, sizeof line))
             status = take_answer(&out, line);
         if (status != TRACKER_OK) {
             clear_bar(&out);

@@ -89,7 +89,8 @@ typedef struct pipeline_config {
     float min_confidence;
     /* A table the rules cannot explain is tried again with the fields read less surely than
      * this unseen too (tracker_table.cautious_observation): a camp's art half hidden by its
-     * stack read a pyramid at 0.63 should not stop the game. Default 0.9; at or below
+     * stack, read a pyramid at 0.63, is then a camp of some count rather than a table nothing
+     * explains. Default 0.9; at or below
      * min_confidence, never. */
     float sure_confidence;
     /* A settled frame's markers farther than this from where they were (pixels, any corner):

@@ -112,7 +112,7 @@ typedef struct tracker_table {
                               * el_observation), borrowed for the call */
     /* May be NULL: the same reading with the fields read less surely left unseen. When no
      * game fits observation, the tracker explains this one instead (a misread the recogniser
-     * half doubted, such as a camp's art hidden by its stack, then stops nothing); the flag,
+     * half doubted, such as a camp's art hidden by its stack, may then be explained); the flag,
      * when this fails too, gives observation's reason. Borrowed for the call. */
     const void *cautious_observation;
     double confidence;       /* 0..1, the reading's (evidence); NAN: none */
