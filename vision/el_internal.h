@@ -144,20 +144,23 @@ double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
 
 /* A tile's art sampled at its cell's centre and EL_VIEW_MM either way along u and v (a tile
  * never lies exactly on the grid): patch[1 + v steps][1 + u steps]. Sampled once a tile, matched
- * against as many arts as needed. */
+ * against as many arts as needed. With pieces (a model that knows their colours), each view's
+ * pixels that look like a piece are found once too, and left out of every match
+ * (el_patch_mask_pieces). */
 #define EL_VIEW_MM 1.2
 typedef struct el_tile_views {
     el_patch patch[3][3];
+    el_patch_mask mask[3][3];
+    bool masked;
 } el_tile_views;
 
 void el_tile_views_sample(const el_table *table, const el_grid *grid, const vision_mat *mat,
-                          int row, int col, el_tile_views *views);
+                          int row, int col, const vision_el_model *pieces,
+                          el_tile_views *views);
 
-/* How far the nearest of the views is from an art (el_patch_distance); match->shift_mm says
- * which view. With pieces (a model that knows their colours), what looks like a piece is left
- * out (el_patch_mask_pieces). */
-double el_tile_distance(const el_tile_views *views, const el_patch *art,
-                        const vision_el_model *pieces, el_match *match);
+/* How far the nearest of the views is from an art (el_patch_distance, with the views' masks);
+ * match->shift_mm says which view. */
+double el_tile_distance(const el_tile_views *views, const el_patch *art, el_match *match);
 
 /* The expected look of the table without pieces: the tiles' learnt art where the grid holds
  * a tile, the mat elsewhere. */

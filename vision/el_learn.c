@@ -38,8 +38,8 @@ static void learn_art(vision_el_model *model, int type, const el_table *table, c
     el_match match = {{0.0, 0.0}, 0, 1.0f, 0.0f, 0.0};
     if (n > 0) { /* how the learnt art looks here */
         el_tile_views views;
-        el_tile_views_sample(table, grid, mat, row, col, &views);
-        el_tile_distance(&views, el_model_art(model, type), NULL, &match);
+        el_tile_views_sample(table, grid, mat, row, col, NULL, &views);
+        el_tile_distance(&views, el_model_art(model, type), &match);
     }
     el_patch sample;
     el_patch_sample_at(table, grid, mat, row, col, match.shift_mm, &sample);
@@ -306,8 +306,8 @@ static vision_status learn(const vision_registration *registration, const vision
         if (t->type < 0 || learnt.type_samples[t->type] == 0)
             continue;
         el_tile_views views;
-        el_tile_views_sample(&table, &grid, mat, r, c, &views);
-        el_tile_distance(&views, el_model_art(&learnt, t->type), NULL, &scenery.match[r][c]);
+        el_tile_views_sample(&table, &grid, mat, r, c, NULL, &views);
+        el_tile_distance(&views, el_model_art(&learnt, t->type), &scenery.match[r][c]);
         scenery.art[r][c] = el_model_art(&learnt, t->type);
     }
 

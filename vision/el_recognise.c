@@ -73,10 +73,10 @@ static void read_type(const vision_el_model *model, const el_patch *patch, const
     int again = match[order[0]].outliers < 0.01 ? 0 : READ_AGAIN;
     if (again > 0) {
         el_tile_views views;
-        el_tile_views_sample(table, grid, mat, row, col, &views);
+        el_tile_views_sample(table, grid, mat, row, col, model, &views);
         for (int i = 0; i < again; i++)
             distance[order[i]] =
-                el_tile_distance(&views, el_model_art(model, order[i]), model, &match[order[i]]);
+                el_tile_distance(&views, el_model_art(model, order[i]), &match[order[i]]);
     }
     reading->type = reading->second = -1;
     reading->distance = reading->second_distance = INFINITY;

@@ -946,27 +946,28 @@ void el_patch_sample(const el_table *table, const el_grid *grid, const vision_ma
 }
 
 void el_tile_views_sample(const el_table *table, const el_grid *grid, const vision_mat *mat,
-                          int row, int col, el_tile_views *views)
+                          int row, int col, const vision_el_model *pieces,
+                          el_tile_views *views)
 {
+    views->masked = pieces != NULL;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
             double shift[2] = {(j - 1) * EL_VIEW_MM, (i - 1) * EL_VIEW_MM};
             el_patch_sample_at(table, grid, mat, row, col, shift, &views->patch[i][j]);
+            if (pieces)
+                el_patch_mask_pieces(&views->patch[i][j], pieces, &views->mask[i][j]);
         }
 }
 
-double el_tile_distance(const el_tile_views *views, const el_patch *art,
-                        const vision_el_model *pieces, el_match *match)
+double el_tile_distance(const el_tile_views *views, const el_patch *art, el_match *match)
 {
     double best = INFINITY;
     for (int u = 0; u < 3; u++)
         for (int v = 0; v < 3; v++) {
             el_match candidate;
-            const el_patch *view = &views->patch[v][u];
-            el_patch_mask mask;
-            if (pieces)
-                el_patch_mask_pieces(view, pieces, &mask);
-            double d = el_patch_distance_masked(view, art, pieces ? &mask : NULL, &candidate);
+            double d = el_patch_distance_masked(&views->patch[v][u], art,
+                                                views->masked ? &views->mask[v][u] : NULL,
+                                                &candidate);
             if (d < best) {
                 best = d;
                 *match = candidate;
@@ -1059,28 +1060,30 @@ static void turn_art(const el_patch *art, int quarter_turns, el_patch *turned)
                    3 * sizeof(float));
 }
 
-/* The light that maps the (turned) art onto the patch: a gain (a lamp, a shadow) and an offset
- * (a glare), by least squares over the pixels use says, kept within what light does. */
-static void fit_light(const el_patch *patch, const el_patch *art, bool use[EL_PATCH][EL_PATCH],
-                      double *gain_out, double *offset_out)
+/* What a fit of the light needs of the pixels it is made over: gathered while a pass of the
+ * match decides which pixels the next fit uses, not in a pass of its own. */
+typedef struct light_sums {
+    double covariance, art_sum, art_squares, patch_sum;
+    int n;
+} light_sums;
+
+static void light_add(light_sums *sums, const float a[3], const float p[3])
 {
-    double covariance = 0.0, art_sum = 0.0, art_squares = 0.0, patch_sum = 0.0;
-    int n = 0;
-    for (int y = 0; y < EL_PATCH; y++)
-        for (int x = 0; x < EL_PATCH; x++) {
-            if (!use[y][x])
-                continue;
-            const float *a = art->colour[y][x];
-            const float *p = patch->colour[y][x];
-            covariance += a[0] * p[0] + a[1] * p[1] + a[2] * p[2];
-            art_sum += a[0] + a[1] + a[2];
-            art_squares += a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
-            patch_sum += p[0] + p[1] + p[2];
-            n += 3;
-        }
-    double art_mean = n ? art_sum / n : 0.0, patch_mean = n ? patch_sum / n : 0.0;
-    double art_variance = n ? art_squares / n - art_mean * art_mean : 0.0;
-    covariance = n ? covariance / n - art_mean * patch_mean : 0.0;
+    sums->covariance += a[0] * p[0] + a[1] * p[1] + a[2] * p[2];
+    sums->art_sum += a[0] + a[1] + a[2];
+    sums->art_squares += a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+    sums->patch_sum += p[0] + p[1] + p[2];
+    sums->n += 3;
+}
+
+/* The light that maps the (turned) art onto the patch: a gain (a lamp, a shadow) and an offset
+ * (a glare), by least squares over the pixels summed, kept within what light does. */
+static void fit_light(const light_sums *sums, double *gain_out, double *offset_out)
+{
+    int n = sums->n;
+    double art_mean = n ? sums->art_sum / n : 0.0, patch_mean = n ? sums->patch_sum / n : 0.0;
+    double art_variance = n ? sums->art_squares / n - art_mean * art_mean : 0.0;
+    double covariance = n ? sums->covariance / n - art_mean * patch_mean : 0.0;
     double gain = art_variance > 1e-6 ? covariance / art_variance : 1.0;
     gain = gain < EL_GAIN_LEAST ? EL_GAIN_LEAST : gain > 1.6 ? 1.6 : gain;
     double offset = patch_mean - gain * art_mean;
@@ -1100,14 +1103,19 @@ double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
          * it explains, until they stay the same: what covers the art (a token, a stack and its
          * shadow) must not bend the light that the rest of the art is matched under. */
         bool use[EL_PATCH][EL_PATCH];
+        light_sums sums = {0};
         for (int y = 0; y < EL_PATCH; y++)
-            for (int x = 0; x < EL_PATCH; x++)
+            for (int x = 0; x < EL_PATCH; x++) {
                 use[y][x] = !mask || !mask->ignore[y][x];
+                if (use[y][x])
+                    light_add(&sums, turned.colour[y][x], patch->colour[y][x]);
+            }
         double gain = 1.0, offset = 0.0, sum = 0.0;
         int out = 0;
         bool changed = true;
         for (int pass = 0; pass < LIGHT_PASSES && changed; pass++) {
-            fit_light(patch, &turned, use, &gain, &offset);
+            fit_light(&sums, &gain, &offset);
+            memset(&sums, 0, sizeof sums);
             sum = 0.0;
             out = 0;
             changed = false;
@@ -1128,6 +1136,8 @@ double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
                     if (d > limit) {
                         d = limit;
                         out++;
+                    } else {
+                        light_add(&sums, a, p);
                     }
                     sum += d;
                 }
