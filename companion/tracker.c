@@ -341,7 +341,10 @@ static tracker_status add_child(tracker *t, const void *parent_state, const hypo
  * Reconciles the table from one game (parent_index -1: the committed game, with no lines) and
  * adds the explanations the tracker believes as children. Fewer actions is the rules'
  * judgement and is kept by the caller's ranking; with turn ends signalled, an explanation that
- * ends a turn by itself is not believed at all.
+ * ends a turn by itself is not believed at all, unless it is explained from the committed game
+ * while ends the players signalled are owed to it (signalled at a table not taken, or carried
+ * by hypotheses given up): the table may span them, and how many is no longer known, so it is
+ * explained as when ends are inferred, fewest first.
  */
 static tracker_status explain_from(tracker *t, const void *state, const hypothesis *parent,
                                    int parent_index, const void *observation,
@@ -356,9 +359,10 @@ static tracker_status explain_from(tracker *t, const void *state, const hypothes
             snprintf(reading->reason, sizeof reading->reason, "unexplained: %s", r->reason);
         return TRACKER_OK;
     }
+    bool ends_owed = parent_index < 0 && (t->end_owed || t->ends_carried > 0);
     int kept[RULES_CANDIDATES], count = 0;
     for (int k = 0; k < r->count; k++)
-        if (!t->config.turn_ends_signalled || r->candidates[k].turns_ended == 0)
+        if (!t->config.turn_ends_signalled || ends_owed || r->candidates[k].turns_ended == 0)
             kept[count++] = k;
     count = keep_acting(t, state, table, kept, count);
     if (count == 0 && !reading->reason[0]) {
@@ -472,6 +476,12 @@ static tracker_status choose_children(tracker *t, const tracker_table *table,
         t->choosable = false;
         t->pending = true;
         return tie ? raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table) : TRACKER_OK;
+    }
+    /* The committed game's explanations end turns: they played the ends owed, which the
+     * hypotheses (if they wait) now carry. */
+    if (t->children[best].parent < 0 && t->children[best].turns_ended > 0 && t->end_owed) {
+        t->end_owed = false;
+        t->ends_carried = 1;
     }
     *taken = true;
     tracker_status status = commit_agreed(t, table, kept, count);
@@ -668,6 +678,7 @@ tracker_status tracker_choose(tracker *t, int candidate, double frame_time)
     t->hypothesis_count = 0;
     t->choosable = false;
     t->pending = false;
+    t->ends_carried = 0; /* the chosen game's lines hold them: committed with the rest */
     for (int i = 0; i < count && status == TRACKER_OK && !t->over; i++)
         status = commit(t, lines[i], &now, false);
     if (status == TRACKER_OK && !t->over)

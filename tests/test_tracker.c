@@ -672,6 +672,40 @@ static void test_tracker_carries_undecided_games_until_a_table_decides(void **st
                                           "black: desert-camp@1,2 x1", NULL});
 }
 
+/* An end the players signal at a table the camera misread waits for a table read right; by
+ * then the next seat may have acted, and the table is explained across the owed end (every
+ * later table was refused before: "no turn end was signalled"). */
+static void test_tracker_takes_an_end_signalled_at_a_misread_table(void **state)
+{
+    fixture *f = *state;
+    f->truth = test_el_new_game(2, false);
+    f->t = new_tracker(f->archive, 2, false, true, &f->seen);
+    play(&f->truth, start_2p);
+    feed(f->t, &f->truth, 1, false);
+    play(&f->truth, "desert-camp@0,2 x1");
+    feed(f->t, &f->truth, 2, false);
+    assert_int_equal(tracker_actions(f->t), 2);
+
+    play(&f->truth, "end");
+    el_observation o;
+    observe_a_lake_at(&f->truth, 0, 1, &o); /* the start's mountain misread */
+    tracker_table ended = {.frame_time = 3, .observation = &o, .confidence = 0.9,
+                           .turn_ended = true};
+    assert_int_equal(tracker_observe(f->t, &ended), TRACKER_OK);
+    assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_UNEXPLAINED);
+    assert_int_equal(tracker_actions(f->t), 2);
+
+    play(&f->truth, "black: desert-camp@1,2 x1");
+    feed(f->t, &f->truth, 4, false);
+    assert_false(tracker_pending(f->t));
+    assert_archived(f, 4, 1,
+                    (const char *const[]){"orange: desert-camp@0,2 x1", "orange: end",
+                                          "black: desert-camp@1,2 x1", NULL});
+    play(&f->truth, "end"); /* the next end is black's, signalled at a table read right */
+    feed(f->t, &f->truth, 5, true);
+    assert_archived(f, 5, 4, (const char *const[]){"black: end", NULL});
+}
+
 /* What the camera cannot tell, the players answer: a camp read "2 or 3" at every table waits
  * until they choose; the answer is archived, then the camp. */
 static void test_tracker_commits_the_candidate_the_players_choose(void **state)
@@ -706,6 +740,32 @@ static void test_tracker_commits_the_candidate_the_players_choose(void **state)
     assert_int_equal(now->cells[0 + EL_ORIGIN][2 + EL_ORIGIN].height, 2);
     feed_two_heights(f->t, &f->truth, 0, 2, 3, 2, 5, false); /* the same table: nothing more */
     assert_int_equal(tracker_actions(f->t), 2);
+}
+
+/* The players answer after signalling the end their hypotheses carried: the answer commits
+ * that end, and the next seat's move is not followed by another (it was, once). */
+static void test_tracker_commits_an_answer_across_a_signalled_end_once(void **state)
+{
+    fixture *f = *state;
+    f->truth = test_el_new_game(2, false);
+    f->t = new_tracker(f->archive, 2, false, true, &f->seen);
+    play(&f->truth, start_2p);
+    feed(f->t, &f->truth, 1, false);
+    play(&f->truth, "desert-camp@0,2 x2");
+    feed_two_heights(f->t, &f->truth, 0, 2, 2, 3, 2, false);
+    play(&f->truth, "end");
+    feed_two_heights(f->t, &f->truth, 0, 2, 2, 3, 3, true);
+    assert_int_equal(tracker_candidates(f->t), 2);
+    int x2 = strncmp(tracker_candidate(f->t, 1), "orange: desert-camp@0,2 x2", 26) == 0 ? 1 : 2;
+    assert_string_equal(tracker_candidate(f->t, x2), "orange: desert-camp@0,2 x2\norange: end");
+    assert_int_equal(tracker_choose(f->t, x2, 3.5), TRACKER_OK);
+
+    play(&f->truth, "black: desert-camp@1,2 x1");
+    feed(f->t, &f->truth, 4, false);
+    assert_false(tracker_pending(f->t));
+    assert_archived(f, 4, 1,
+                    (const char *const[]){"orange: desert-camp@0,2 x2", "orange: end",
+                                          "black: desert-camp@1,2 x1", NULL});
 }
 
 static void feed_acting(tracker *t, const el_state *truth, double time, int seat)
@@ -855,6 +915,8 @@ int main(void)
         TEST(test_tracker_flags_an_illegal_change_with_its_reason, setup_started),
         TEST(test_tracker_infers_a_turn_end_from_the_next_seats_action, setup_started),
         TEST(test_tracker_carries_undecided_games_until_a_table_decides, setup),
+    TEST(test_tracker_takes_an_end_signalled_at_a_misread_table, setup),
+    TEST(test_tracker_commits_an_answer_across_a_signalled_end_once, setup),
         TEST(test_tracker_commits_the_candidate_the_players_choose, setup_started),
         TEST(test_tracker_takes_who_acted_from_the_acting_seat, setup_started),
         TEST(test_tracker_ignores_an_acting_seat_no_explanation_fits, setup_started),
