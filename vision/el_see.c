@@ -285,8 +285,24 @@ void el_table_median(const vision_image *frame, const vision_registration *regis
 
 /* ---- the grid ---- */
 
-/* The tiles' turn: the dominant direction, folded into a quarter turn, of the edges between
- * what is mat and what is not. */
+/* One line of a mask, count pixels step apart, dilated (set where any pixel within reach is)
+ * or eroded (set where every pixel within reach is, none beyond the line's ends) into out: a
+ * running count of the window's pixels, whatever the reach. */
+static void morph_line(const uint8_t *in, uint8_t *out, size_t step, int count, int reach,
+                       bool dilate)
+{
+    int inside = 0; /* set pixels in [i - reach, i + reach] */
+    for (int i = 0; i < reach && i < count; i++)
+        inside += in[(size_t)i * step];
+    for (int i = 0; i < count; i++) {
+        if (i + reach < count)
+            inside += in[(size_t)(i + reach) * step];
+        if (i - reach - 1 >= 0)
+            inside -= in[(size_t)(i - reach - 1) * step];
+        out[(size_t)i * step] = dilate ? inside > 0 : inside == 2 * reach + 1;
+    }
+}
+
 /* The mask with gaps of up to `reach` pixels closed (a dilation then an erosion by a square
  * of side 2 reach + 1) and then its holes filled: the layout as one solid outline. */
 static uint8_t *solid_layout(const el_table *table, int reach)
@@ -301,17 +317,13 @@ static uint8_t *solid_layout(const el_table *table, int reach)
     }
     memcpy(a, table->foreground, n);
     for (int pass = 0; pass < 4; pass++) { /* dilate x, dilate y, erode x, erode y */
-        bool dilate = pass < 2, along_x = pass % 2 == 0;
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) {
-                uint8_t value = dilate ? 0 : 1;
-                for (int d = -reach; d <= reach; d++) {
-                    int xx = along_x ? x + d : x, yy = along_x ? y : y + d;
-                    uint8_t v = xx < 0 || yy < 0 || xx >= w || yy >= h ? 0 : a[(size_t)yy * w + xx];
-                    value = dilate ? (uint8_t)(value | v) : (uint8_t)(value & v);
-                }
-                b[(size_t)y * w + x] = value;
-            }
+        bool dilate = pass < 2;
+        if (pass % 2 == 0)
+            for (int y = 0; y < h; y++)
+                morph_line(a + (size_t)y * w, b + (size_t)y * w, 1, w, reach, dilate);
+        else
+            for (int x = 0; x < w; x++)
+                morph_line(a + x, b + x, (size_t)w, h, reach, dilate);
         uint8_t *t = a;
         a = b;
         b = t;
@@ -1067,7 +1079,7 @@ typedef struct light_sums {
     int n;
 } light_sums;
 
-static void light_add(light_sums *sums, const float a[3], const float p[3])
+static inline void light_add(light_sums *sums, const float a[3], const float p[3])
 {
     sums->covariance += a[0] * p[0] + a[1] * p[1] + a[2] * p[2];
     sums->art_sum += a[0] + a[1] + a[2];
@@ -1119,6 +1131,7 @@ double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
             sum = 0.0;
             out = 0;
             changed = false;
+            const float g = (float)gain, o = (float)offset;
             for (int y = 0; y < EL_PATCH; y++)
                 for (int x = 0; x < EL_PATCH; x++) {
                     const float *a = turned.colour[y][x];
@@ -1127,7 +1140,7 @@ double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
                     if (!mask || !mask->ignore[y][x]) {
                         d = 0.0f;
                         for (int c = 0; c < 3; c++) {
-                            float r = p[c] - (float)(gain * a[c] + offset);
+                            float r = p[c] - (g * a[c] + o);
                             d += r * r;
                         }
                     }
