@@ -475,6 +475,19 @@ static int setup_started(void **state)
     return 0;
 }
 
+/* The same with the turn ends signalled. */
+static int setup_signalled_started(void **state)
+{
+    setup(state);
+    fixture *f = *state;
+    f->truth = test_el_new_game(2, false);
+    f->t = new_tracker(f->archive, 2, false, true, &f->seen);
+    play(&f->truth, start_2p);
+    feed(f->t, &f->truth, 1, false);
+    assert_int_equal(tracker_actions(f->t), 1);
+    return 0;
+}
+
 /* Asserts that the situation's game archived count moves, expected (NULL-ended) from its move
  * first on. Returns how many flags the archive holds. */
 static int assert_archived(fixture *f, int count, int first, const char *const *expected)
@@ -723,10 +736,6 @@ static void feed_two_heights(tracker *t, const el_state *truth, int row, int col
 static void test_tracker_carries_undecided_games_until_a_table_decides(void **state)
 {
     fixture *f = *state;
-    f->truth = test_el_new_game(2, false);
-    f->t = new_tracker(f->archive, 2, false, true, &f->seen);
-    play(&f->truth, start_2p);
-    feed(f->t, &f->truth, 1, false);
     play(&f->truth, "desert-camp@0,2 x2");
     feed_two_heights(f->t, &f->truth, 0, 2, 2, 3, 2, false);
     assert_true(tracker_pending(f->t));
@@ -754,10 +763,6 @@ static void test_tracker_carries_undecided_games_until_a_table_decides(void **st
 static void test_tracker_takes_an_end_signalled_at_a_misread_table(void **state)
 {
     fixture *f = *state;
-    f->truth = test_el_new_game(2, false);
-    f->t = new_tracker(f->archive, 2, false, true, &f->seen);
-    play(&f->truth, start_2p);
-    feed(f->t, &f->truth, 1, false);
     play(&f->truth, "desert-camp@0,2 x1");
     feed(f->t, &f->truth, 2, false);
     assert_int_equal(tracker_actions(f->t), 2);
@@ -823,10 +828,6 @@ static void test_tracker_commits_the_candidate_the_players_choose(void **state)
 static void test_tracker_commits_an_answer_across_a_signalled_end_once(void **state)
 {
     fixture *f = *state;
-    f->truth = test_el_new_game(2, false);
-    f->t = new_tracker(f->archive, 2, false, true, &f->seen);
-    play(&f->truth, start_2p);
-    feed(f->t, &f->truth, 1, false);
     play(&f->truth, "desert-camp@0,2 x2");
     feed_two_heights(f->t, &f->truth, 0, 2, 2, 3, 2, false);
     play(&f->truth, "end");
@@ -990,10 +991,12 @@ int main(void)
         TEST(test_tracker_commits_no_false_move_under_a_hand, setup_started),
         TEST(test_tracker_flags_an_illegal_change_with_its_reason, setup_started),
         TEST(test_tracker_infers_a_turn_end_from_the_next_seats_action, setup_started),
-        TEST(test_tracker_carries_undecided_games_until_a_table_decides, setup),
-    TEST(test_tracker_takes_an_end_signalled_at_a_misread_table, setup),
-    TEST(test_tracker_commits_an_answer_across_a_signalled_end_once, setup),
-    TEST(test_tracker_archives_no_false_move_when_the_players_answer, setup),
+        TEST(test_tracker_carries_undecided_games_until_a_table_decides,
+             setup_signalled_started),
+        TEST(test_tracker_takes_an_end_signalled_at_a_misread_table, setup_signalled_started),
+        TEST(test_tracker_commits_an_answer_across_a_signalled_end_once,
+             setup_signalled_started),
+        TEST(test_tracker_archives_no_false_move_when_the_players_answer, setup),
         TEST(test_tracker_commits_the_candidate_the_players_choose, setup_started),
         TEST(test_tracker_takes_who_acted_from_the_acting_seat, setup_started),
         TEST(test_tracker_ignores_an_acting_seat_no_explanation_fits, setup_started),
