@@ -14,8 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HYPOTHESES_MAX 16 /* games the tables may show at once, waiting for one to stand out */
-#define CHILDREN_MAX 64  /* the games of one table from all hypotheses, before ranking */
+#define HYPOTHESES_MAX 64 /* games the tables may show at once, waiting for one to stand out
+                            (bench/README.md: 16 read fewer moves, 256 no more) */
+#define CHILDREN_MAX 256 /* the games of one table from all hypotheses, before ranking */
 #define HYPOTHESIS_TEXT (2 * RULES_EXPLANATION_TEXT)
 /* Lines of one hypothesis: every line of the notation, with its seat's colour and its '\n', is
  * longer than 8 bytes ("grey: end\n"), so HYPOTHESIS_TEXT holds fewer. */
