@@ -11,7 +11,8 @@
  * fast as the frames read.
  * Reported: frames a second (reading the frames included) and the stages' share, the peak
  * resident memory (getrusage), committed moves against the script: right (in order), false
- * (committed but not the script's next line), missed (script lines never committed), flags;
+ * (committed but not the script's next line), missed (script lines never committed, but for
+ * a last line that ends a turn, which nothing after it shows: counted apart), flags;
  * the latency of each action committed right, from its hand leaving the table (the recording's
  * truth: the first frame without the hand) to the commit, that frame's source time to the
  * settled frame's plus the wall time of reading it (median, p95); how many games had a false
@@ -109,6 +110,13 @@ typedef struct game_run {
 } game_run;
 
 /* Whether lines ('\n' between) are the script's next lines, from the first not committed. */
+/* Whether a line of the notation ends its seat's turn ("orange: end"). */
+static bool ends_turn(const char *line)
+{
+    size_t length = strlen(line);
+    return length >= 5 && strcmp(line + length - 5, ": end") == 0;
+}
+
 static bool script_next(const game_run *run, const char *lines)
 {
     int i = run->matched;
@@ -336,12 +344,12 @@ int main(int argc, char **argv)
     int latency_count = 0, total_matched = 0, total_wrong = 0, total_missed = 0, total_flags = 0;
     int games_wrong = 0, games_unread = 0; /* games with a false move; games never read */
     int games_skipped = 0;                 /* games not recorded or not replayed */
-    int total_answers = 0, total_unanswerable = 0, total_beyond = 0;
+    int total_answers = 0, total_unanswerable = 0, total_beyond = 0, total_unseen = 0;
     long frames = 0;
     double seconds = 0;
     pipeline_stats sum = {0};
     for (int g = 0; g < games; g++) {
-        /* a random game's first lines, cut before an `end` so that the last action shows */
+        /* a random game's first lines (the last may end a turn: see `unseen` below) */
         script *whole = calloc(1, sizeof *whole), expected = {0};
         el_config config;
         el_config_default(&config);
@@ -426,7 +434,12 @@ int main(int argc, char **argv)
         sum.reads += s->reads;
         sum.unread += s->unread;
         sum.acting_known += s->acting_known;
-        int missed = expected.count - run.matched;
+        /* A script's last line that ends a turn has nothing after it to show it (with turn
+         * ends inferred, the next seat's action shows it): no table can, so it is counted
+         * apart, neither right nor missed. */
+        int unseen = run.matched < expected.count &&
+                     ends_turn(expected.lines[expected.count - 1]);
+        int missed = expected.count - run.matched - unseen;
         printf("game %d: %ld frames, %d script lines: %d committed in order, %d false, %d missed, "
                "%d flags; %ld tables read (%ld with the acting seat), %ld not read",
                g, s->frames, expected.count, run.matched, run.wrong, missed, run.flags, s->reads,
@@ -437,6 +450,7 @@ int main(int argc, char **argv)
         putchar('\n');
         total_answers += run.answers;
         total_beyond += run.beyond;
+        total_unseen += unseen;
         total_unanswerable += run.unanswerable;
         total_matched += run.matched;
         total_wrong += run.wrong;
@@ -465,6 +479,10 @@ int main(int argc, char **argv)
     if (total_beyond)
         printf("%d moves the rules forced after a script's last line (the game goes on there; "
                "counted neither right nor false)\n", total_beyond);
+    if (total_unseen)
+        printf("scripts whose last line is a turn end nothing after it shows (it is seen in "
+               "the next seat's action): %d, that line counted neither right nor missed\n",
+               total_unseen);
     if (answering)
         printf("the players answered %d ambiguous tables (the candidate that is the script's "
                "next lines); %d had no such candidate\n",
