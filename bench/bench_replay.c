@@ -109,7 +109,6 @@ typedef struct game_run {
     int *latency_count;
 } game_run;
 
-/* Whether lines ('\n' between) are the script's next lines, from the first not committed. */
 /* Whether a line of the notation ends its seat's turn ("orange: end"). */
 static bool ends_turn(const char *line)
 {
@@ -117,6 +116,7 @@ static bool ends_turn(const char *line)
     return length >= 5 && strcmp(line + length - 5, ": end") == 0;
 }
 
+/* Whether lines ('\n' between) are the script's next lines, from the first not committed. */
 static bool script_next(const game_run *run, const char *lines)
 {
     int i = run->matched;
