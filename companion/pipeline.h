@@ -90,8 +90,7 @@ typedef struct pipeline_config {
     /* A table the rules cannot explain is tried again with the fields read less surely than
      * this unseen too (tracker_table.cautious_observation): a camp's art half hidden by its
      * stack, read a pyramid at 0.63, is then a camp of some count rather than a table nothing
-     * explains. Default 0.9; at or below
-     * min_confidence, never. */
+     * explains. Default 0.9; at or below min_confidence, never. */
     float sure_confidence;
     /* A settled frame's markers farther than this from where they were (pixels, any corner):
      * the camera or the mat moved. Default 2. */

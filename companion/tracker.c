@@ -298,8 +298,8 @@ typedef struct table_reading {
 } table_reading;
 
 /*
- * A child of a hypothesis: its lines and state (parent_state, parent_lines) with an
- * explanation's actions played on (none: the table unchanged). False when there is no room
+ * A child of a hypothesis: parent's lines and parent_state with an explanation's actions
+ * played on (none: the table unchanged). *room false, no child added, when there is no room
  * for it (too many games, or too many actions waiting): the children are then incomplete.
  */
 static tracker_status add_child(tracker *t, const void *parent_state, const hypothesis *parent,
