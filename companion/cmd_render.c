@@ -265,6 +265,10 @@ static char *info_json(const vision_render_config *config, const vision_el_obser
     json_object_set_new(root, "camera", camera);
     json_object_set_new(root, "piece_diameter_mm", json_real(info->piece_diameter_mm));
     json_object_set_new(root, "piece_height_mm", json_real(info->piece_height_mm));
+    json_t *shadow = json_array();
+    json_array_append_new(shadow, json_real(info->shadow_per_mm[0]));
+    json_array_append_new(shadow, json_real(info->shadow_per_mm[1]));
+    json_object_set_new(root, "shadow_per_mm", shadow);
     json_object_set_new(root, "tiles", tiles);
     char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(root);

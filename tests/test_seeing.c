@@ -627,6 +627,200 @@ static void test_seeing_stack_evidence_leaves_blurred_edges_out(void **state)
     free(art);
 }
 
+/* Whether a pixel shows the scenery lit or darkened, for a stack's shadow: the art is lit, the
+ * art at half its light is in a shadow, the art at three quarters (a shadow's soft edge) or a
+ * piece's colour is neither, so that it neither confirms a shadow nor rules one out. */
+static void test_seeing_stack_evidence_tells_shadow_from_lit_art(void **state)
+{
+    (void)state;
+    static const float tan[3] = {0.75f, 0.50f, 0.30f}, orange[3] = {0.90f, 0.45f, 0.10f};
+    vision_mat mat;
+    vision_mat_default(&mat);
+    el_grid grid;
+    memset(&grid, 0, sizeof grid);
+    grid.pitch_mm = mat.tile_mm + 2.0;
+    grid.origin_mm[0] = grid.origin_mm[1] = 30.0;
+    grid.rows = grid.cols = 1;
+    grid.tile[0][0] = true;
+    grid.tiles = 1;
+    el_patch *art = malloc(sizeof *art);
+    vision_el_model *model = malloc(sizeof *model);
+    assert_non_null(art);
+    assert_non_null(model);
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++)
+            memcpy(art->colour[y][x], tan, sizeof tan);
+    el_scenery scenery;
+    memset(&scenery, 0, sizeof scenery);
+    scenery.grid = &grid;
+    scenery.mat = &mat;
+    scenery.art[0][0] = art;
+    scenery.match[0][0].gain = 1.0f;
+    vision_el_model_init(model);
+    model->colour_count = 1;
+    memcpy(model->colour_mean[0], orange, sizeof orange);
+
+    enum { SHOWN = 5 };
+    const float light[SHOWN] = {1.0f, 0.5f, 0.75f, 1.05f, 0.0f};
+    const signed char says[SHOWN] = {0, 1, -1, 0, -1};
+    el_table table = {.width = 60, .height = 60};
+    table.colour = calloc((size_t)table.width * (size_t)table.height * 3, sizeof(float));
+    assert_non_null(table.colour);
+    for (int i = 0; i < SHOWN; i++)
+        for (int c = 0; c < 3; c++)
+            table.colour[((size_t)30 * (size_t)table.width + (size_t)(26 + i)) * 3 + (size_t)c] =
+                i == SHOWN - 1 ? orange[c] : light[i] * tan[c];
+    el_evidence evidence;
+    assert_int_equal(el_evidence_init(&evidence, &table, &scenery, model), VISION_OK);
+    for (int i = 0; i < SHOWN; i++) {
+        el_evidence_at(&evidence, 26 + i, 30);
+        assert_int_equal(evidence.shade[30 * table.width + 26 + i], says[i]);
+    }
+    el_evidence_free(&evidence);
+    free(table.colour);
+    free(model);
+    free(art);
+}
+
+/* A tan table of 3 x 5 tiles (EL_PATCH_SPAN of each is art) with orange stacks on it, drawn as a
+ * camera 800 mm above (cx, cy) sees them from above, their shadows where a far light casts
+ * them: each point's shadow moves shadow_per_mm for each mm it stands higher. */
+typedef struct shadow_scene {
+    vision_mat mat;
+    el_grid grid;
+    el_patch art;
+    el_scenery scenery;
+    vision_el_model model;
+    vision_registration registration;
+    el_table table;
+} shadow_scene;
+
+static const float scene_tan[3] = {0.75f, 0.50f, 0.30f}, scene_orange[3] = {0.90f, 0.45f, 0.10f};
+
+/* The squared distance from (x, y) to the segment from a to b. */
+static double to_segment(double x, double y, const double a[2], const double b[2])
+{
+    double ux = b[0] - a[0], uy = b[1] - a[1], n = ux * ux + uy * uy;
+    double t = n > 0.0 ? ((x - a[0]) * ux + (y - a[1]) * uy) / n : 0.0;
+    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+    double dx = x - a[0] - t * ux, dy = y - a[1] - t * uy;
+    return dx * dx + dy * dy;
+}
+
+static void shadow_scene_draw(shadow_scene *s, double cx, double cy, const double shadow_per_mm[2],
+                              const el_stack_fit *stacks, int count, double radius,
+                              double piece)
+{
+    memset(s, 0, sizeof *s);
+    vision_mat_default(&s->mat);
+    s->grid.pitch_mm = s->mat.tile_mm + 2.0;
+    s->grid.origin_mm[0] = s->grid.origin_mm[1] = 10.0 + s->grid.pitch_mm / 2; /* cell 0,0's centre */
+    s->grid.rows = 3;
+    s->grid.cols = 5;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 5; c++) {
+            s->grid.tile[r][c] = true;
+            s->scenery.art[r][c] = &s->art;
+            s->scenery.match[r][c].gain = 1.0f;
+        }
+    s->grid.tiles = 15;
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++)
+            memcpy(s->art.colour[y][x], scene_tan, sizeof scene_tan);
+    s->scenery.grid = &s->grid;
+    s->scenery.mat = &s->mat;
+    memcpy(s->scenery.mat_colour, scene_tan, sizeof scene_tan);
+    vision_el_model_init(&s->model);
+    s->model.colour_count = 1;
+    memcpy(s->model.colour_mean[0], scene_orange, sizeof scene_orange);
+    const double height = 800.0;
+    s->registration.camera_mm[0] = cx;
+    s->registration.camera_mm[1] = cy;
+    s->registration.camera_mm[2] = height;
+
+    s->table.width = (int)(10.0 + 5 * s->grid.pitch_mm + 10.0);
+    s->table.height = (int)(10.0 + 3 * s->grid.pitch_mm + 10.0);
+    s->table.colour = malloc((size_t)s->table.width * (size_t)s->table.height * 3 * sizeof(float));
+    assert_non_null(s->table.colour);
+    for (int y = 0; y < s->table.height; y++)
+        for (int x = 0; x < s->table.width; x++) {
+            float *p = s->table.colour + ((size_t)y * (size_t)s->table.width + (size_t)x) * 3;
+            double px = x + 0.5, py = y + 0.5;
+            float light = 1.0f;
+            bool on_piece = false;
+            for (int i = 0; i < count; i++) {
+                const double *foot = stacks[i].foot_mm;
+                double rise = stacks[i].height * piece;
+                double tip[2] = {foot[0] + rise * shadow_per_mm[0],
+                                 foot[1] + rise * shadow_per_mm[1]};
+                if (to_segment(px, py, foot, tip) <= radius * radius)
+                    light = 0.5f;
+                /* the stack's image: every disc of it, from above, within the camera's view
+                 * (its top's disc the widest) */
+                double z = 2.0 + rise, k = z / (height - z);
+                double top[2] = {foot[0] + k * (foot[0] - cx), foot[1] + k * (foot[1] - cy)};
+                double wide = radius * height / (height - z);
+                if (to_segment(px, py, foot, top) <= wide * wide)
+                    on_piece = true;
+            }
+            for (int c = 0; c < 3; c++)
+                p[c] = on_piece ? scene_orange[c] : light * scene_tan[c];
+        }
+}
+
+/* The light is found from the shadows of stacks whose heights are known, and then tells the
+ * height of a stack right under the camera, whose image does not lean: its shadow, 9 mm a
+ * piece long, shows it. */
+static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **state)
+{
+    (void)state;
+    const double radius = 7.0, piece = 9.0, light[2] = {0.9, -0.4};
+    shadow_scene *s = malloc(sizeof *s);
+    assert_non_null(s);
+    vision_mat mat;
+    vision_mat_default(&mat);
+    double pitch = mat.tile_mm + 2.0;
+    /* the camera above the middle of the first column; stacks there and far off */
+    double cx = 10.0 + pitch / 2, cy = 10.0 + 1.5 * pitch;
+    el_stack_fit stacks[4];
+    memset(stacks, 0, sizeof stacks);
+    const int rows[4] = {1, 0, 2, 1}, cols[4] = {0, 2, 3, 3}, heights[4] = {3, 2, 4, 1};
+    for (int i = 0; i < 4; i++) {
+        stacks[i].height = heights[i];
+        stacks[i].foot_mm[0] = 10.0 + (cols[i] + 0.5) * pitch;
+        stacks[i].foot_mm[1] = 10.0 + (rows[i] + 0.5) * pitch;
+    }
+    shadow_scene_draw(s, cx, cy, light, stacks, 4, radius, piece);
+
+    /* found from the three far stacks */
+    el_evidence evidence;
+    assert_int_equal(el_evidence_init(&evidence, &s->table, &s->scenery, &s->model), VISION_OK);
+    el_evidence_find_light(&evidence, &s->registration, stacks + 1, 3, radius, piece);
+    assert_true(evidence.light_known);
+    double off = hypot(evidence.shadow_per_mm[0] - light[0], evidence.shadow_per_mm[1] - light[1]);
+    assert_true(off < 0.05 * hypot(light[0], light[1]));
+
+    /* the stack under the camera: its shadow tells its height, its lean cannot */
+    el_stack_fit fit;
+    el_stack_fit_tile(&evidence, &s->registration, 1, 0, radius, piece, 0, &fit);
+    assert_true(fit.found);
+    assert_true(fit.lean_mm < 0.1);
+    assert_true(fit.shadow_mm > 5.0);
+    assert_int_equal(fit.height, 3);
+    el_evidence_free(&evidence);
+
+    /* the same light where there is no shadow: not found */
+    const double none[2] = {0.0, 0.0};
+    free(s->table.colour);
+    shadow_scene_draw(s, cx, cy, none, stacks, 4, radius, piece);
+    assert_int_equal(el_evidence_init(&evidence, &s->table, &s->scenery, &s->model), VISION_OK);
+    el_evidence_find_light(&evidence, &s->registration, stacks + 1, 3, radius, piece);
+    assert_false(evidence.light_known);
+    el_evidence_free(&evidence);
+    free(s->table.colour);
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -637,6 +831,8 @@ int main(void)
         cmocka_unit_test(test_seeing_patch_distance_leaves_out_the_pieces),
         cmocka_unit_test(test_seeing_glare_shows_no_art),
         cmocka_unit_test(test_seeing_stack_evidence_leaves_blurred_edges_out),
+        cmocka_unit_test(test_seeing_stack_evidence_tells_shadow_from_lit_art),
+        cmocka_unit_test(test_seeing_finds_the_light_and_reads_heights_from_shadows),
         cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
         cmocka_unit_test(test_seeing_refuses_a_photo_without_the_truths_stacks),
         cmocka_unit_test(test_seeing_refuses_what_it_was_not_taught),

@@ -225,11 +225,23 @@ typedef struct el_evidence {
      * changed since). */
     int32_t *piece_sum, *scenery_sum;
     unsigned char *row_stale;
+    /* Where a stack's shadow falls, once the light is known (el_evidence_find_light): its tip
+     * moves shadow_per_mm table millimetres for each millimetre the stack stands higher, and
+     * the fit asks a capsule's shadow to lie where the scenery is darkened. */
+    bool light_known;
+    double shadow_per_mm[2];
+    signed char *shade;  /* 1 where the scenery is seen darkened, 0 lit, -1 neither (or not
+                            worked out yet, with value) */
+    int32_t *shade_sum;  /* per row, darkened minus lit before x, with the running counts */
 } el_evidence;
 
 vision_status el_evidence_init(el_evidence *evidence, const el_table *table,
                                const el_scenery *scenery, const vision_el_model *model);
 void el_evidence_free(el_evidence *evidence);
+
+/* Forgets what was worked out and explained, keeping the light: the stacks are fitted
+ * afresh. */
+void el_evidence_forget(el_evidence *evidence);
 
 /* The evidence at table pixel (x, y): 1, 0 or -1 as above (-1 off the table). */
 int el_evidence_at(el_evidence *evidence, int x, int y);
@@ -248,7 +260,9 @@ typedef struct el_stack_fit {
     double score[VISION_EL_STACK_MAX + 1]; /* the best score of each height (index 0 unused) */
     double filled;         /* the share of the best capsule that looks like a piece */
     double lean_mm;        /* how far one more piece moves the top's image, at this foot */
-    double piece_score;    /* what one more piece adds to the score, all of it like a piece */
+    double shadow_mm;      /* how far one more piece moves its shadow's tip (0: no light) */
+    double piece_score;    /* what one more piece adds to the score, all of it like a piece
+                              and its shadow's all darkened */
     double top_mm[2];      /* the top's disc on the table (its image seen from above) */
     double top_radius_mm;
     float top_colour[3];   /* the median colour over the top's disc */
@@ -258,6 +272,14 @@ typedef struct el_stack_fit {
  * neighbouring tile is then not taken for a stack of its own. */
 void el_evidence_explain(el_evidence *evidence, const vision_registration *registration,
                          const el_stack_fit *fit, double radius_mm, double piece_mm);
+
+/* Finds the light's direction from the shadows of the stacks fitted (found ones, count of
+ * them): the one that puts the most darkened and the least lit scenery in their shadows. Sets
+ * evidence->light_known when the shadows tell it, and then the fits after take the shadows
+ * in. */
+void el_evidence_find_light(el_evidence *evidence, const vision_registration *registration,
+                            const el_stack_fit *fits, int count, double radius_mm,
+                            double piece_mm);
 
 /* Fits the stack on tile (row, col), of the height given (1..VISION_EL_STACK_MAX) or of any
  * (0). radius_mm, piece_mm: the pieces' size. */

@@ -23,7 +23,11 @@
 #define TOKEN_OVER_STACK 0.5 /* a token this sure is read where a stack was fitted */
 #define PALETTE_NEAR 1.0f    /* a colour this near a palette's or a piece's (EL_OUTLIER² units) */
 #define PALETTE_LIKE 0.75    /* a token's colours spread over its palette at least this alike */
-#define MIN_LEAN_MM 1.2     /* a piece must lean its image this far for a height to be read */
+#define LIGHT_LEAN_MM 1.5 /* the light is found from the stacks whose images lean this much a
+                             piece: their heights, which its shadows' lengths are measured by,
+                             are read without it */
+#define MIN_LEAN_MM 1.2     /* a piece must lean its image, or move its shadow's tip, this far
+                               for a height to be read */
 #define HEIGHT_OR_BELOW 1.0f /* a height less sure than this, as the capsules' scores tell,
                                 names its runner-up too */
 
@@ -301,6 +305,58 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
     return read_token_by_mean(model, mean, confidence, piece_like);
 }
 
+/* Every tile unlike its art may hold a stack: each fitted on its own, then the best fit
+ * taken first and what it covers explained, so that a stack leaning its image over a
+ * neighbour is not seen twice; the fits it touched are fitted again. stacked says which
+ * tiles' fits were taken. */
+static void fit_stacks(el_evidence *evidence, const vision_registration *registration,
+                       const el_grid *grid, int patch_of[EL_CELLS_MAX][EL_CELLS_MAX],
+                       cell_reading readings[EL_CELLS_MAX][EL_CELLS_MAX], double radius,
+                       double piece, el_stack_fit fits[EL_CELLS_MAX][EL_CELLS_MAX],
+                       bool stacked[EL_CELLS_MAX][EL_CELLS_MAX])
+{
+    bool candidate[EL_CELLS_MAX][EL_CELLS_MAX], stale[EL_CELLS_MAX][EL_CELLS_MAX];
+    memset(candidate, 0, sizeof candidate);
+    memset(stale, 0, sizeof stale);
+    memset(stacked, 0, sizeof(bool[EL_CELLS_MAX][EL_CELLS_MAX]));
+    for (int r = 0; r < grid->rows; r++)
+        for (int c = 0; c < grid->cols; c++)
+            if (patch_of[r][c] >= 0 && readings[r][c].match.outliers >= STACK_OUTLIERS) {
+                candidate[r][c] = true;
+                el_stack_fit_tile(evidence, registration, r, c, radius, piece, 0, &fits[r][c]);
+            }
+    for (;;) {
+        int best_r = -1, best_c = -1;
+        double best = -INFINITY;
+        for (int r = 0; r < grid->rows; r++)
+            for (int c = 0; c < grid->cols; c++) {
+                if (!candidate[r][c])
+                    continue;
+                if (stale[r][c]) {
+                    el_stack_fit_tile(evidence, registration, r, c, radius, piece, 0,
+                                      &fits[r][c]);
+                    stale[r][c] = false;
+                }
+                const el_stack_fit *fit = &fits[r][c];
+                if (fit->found && fit->score[fit->height] > best) {
+                    best = fit->score[fit->height];
+                    best_r = r;
+                    best_c = c;
+                }
+            }
+        if (best_r < 0)
+            break;
+        candidate[best_r][best_c] = false;
+        stacked[best_r][best_c] = true;
+        el_evidence_explain(evidence, registration, &fits[best_r][best_c], radius, piece);
+        /* Fits within reach of the explained capsule may have leant on it. */
+        for (int r = 0; r < grid->rows; r++)
+            for (int c = 0; c < grid->cols; c++)
+                if (candidate[r][c] && abs(r - best_r) <= 2 && abs(c - best_c) <= 2)
+                    stale[r][c] = true;
+    }
+}
+
 /* Everything after the table is seen from above; vision_el_recognise's body. */
 static vision_status read_table(const vision_registration *registration, const vision_mat *mat,
                                 const vision_el_model *model, const el_table *table_seen,
@@ -378,49 +434,25 @@ static vision_status read_table(const vision_registration *registration, const v
         free(fits);
         return status;
     }
-    /* Every tile unlike its art may hold a stack: each fitted on its own, then the best fit
-     * taken first and what it covers explained, so that a stack leaning its image over a
-     * neighbour is not seen twice; the fits it touched are fitted again. */
-    bool candidate[EL_CELLS_MAX][EL_CELLS_MAX], stale[EL_CELLS_MAX][EL_CELLS_MAX];
+    /* The stacks fitted once, the light found from their shadows (the same for every stack),
+     * and all fitted again with their shadows where it casts them: a shadow tells a stack's
+     * height where its image leans too little to, and a shadow taken for a piece (or a piece
+     * in shade for a shadow) no longer lengthens or shortens a stack. */
     bool stacked[EL_CELLS_MAX][EL_CELLS_MAX];
-    memset(candidate, 0, sizeof candidate);
-    memset(stale, 0, sizeof stale);
-    memset(stacked, 0, sizeof stacked);
-    for (int r = 0; r < grid.rows; r++)
+    fit_stacks(&evidence, registration, &grid, patch_of, readings, radius, piece, fits, stacked);
+    el_stack_fit *found = malloc(sizeof(el_stack_fit) * VISION_EL_TILES_MAX);
+    int found_count = 0;
+    for (int r = 0; found && r < grid.rows; r++)
         for (int c = 0; c < grid.cols; c++)
-            if (patch_of[r][c] >= 0 && readings[r][c].match.outliers >= STACK_OUTLIERS) {
-                candidate[r][c] = true;
-                el_stack_fit_tile(&evidence, registration, r, c, radius, piece, 0, &fits[r][c]);
-            }
-    for (;;) {
-        int best_r = -1, best_c = -1;
-        double best = -INFINITY;
-        for (int r = 0; r < grid.rows; r++)
-            for (int c = 0; c < grid.cols; c++) {
-                if (!candidate[r][c])
-                    continue;
-                if (stale[r][c]) {
-                    el_stack_fit_tile(&evidence, registration, r, c, radius, piece, 0,
-                                      &fits[r][c]);
-                    stale[r][c] = false;
-                }
-                const el_stack_fit *fit = &fits[r][c];
-                if (fit->found && fit->score[fit->height] > best) {
-                    best = fit->score[fit->height];
-                    best_r = r;
-                    best_c = c;
-                }
-            }
-        if (best_r < 0)
-            break;
-        candidate[best_r][best_c] = false;
-        stacked[best_r][best_c] = true;
-        el_evidence_explain(&evidence, registration, &fits[best_r][best_c], radius, piece);
-        /* Fits within reach of the explained capsule may have leant on it. */
-        for (int r = 0; r < grid.rows; r++)
-            for (int c = 0; c < grid.cols; c++)
-                if (candidate[r][c] && abs(r - best_r) <= 2 && abs(c - best_c) <= 2)
-                    stale[r][c] = true;
+            if (stacked[r][c] && fits[r][c].lean_mm >= LIGHT_LEAN_MM)
+                found[found_count++] = fits[r][c];
+    if (found && found_count > 0)
+        el_evidence_find_light(&evidence, registration, found, found_count, radius, piece);
+    free(found);
+    if (evidence.light_known) {
+        el_evidence_forget(&evidence);
+        fit_stacks(&evidence, registration, &grid, patch_of, readings, radius, piece, fits,
+                   stacked);
     }
     el_evidence_free(&evidence);
 
@@ -498,7 +530,7 @@ static vision_status read_table(const vision_registration *registration, const v
                     second = fit->score[k];
                     runner_up = k;
                 }
-            if (fit->lean_mm < MIN_LEAN_MM) {
+            if (fit->lean_mm < MIN_LEAN_MM && fit->shadow_mm < MIN_LEAN_MM) {
                 tile->height = VISION_UNKNOWN;
                 tile->confidence[VISION_EL_HEIGHT] = 0.0f;
             } else {

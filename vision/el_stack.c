@@ -32,6 +32,21 @@
 #define PIECE_WEIGHT 0.8    /* a pixel like a piece counts this much in a capsule, one like the
                              scenery 1: blurred edges and shadows pass for a piece more often
                              than a piece for the scenery, and a capsule too long gained them */
+#define LIT_DARKEST 0.8f    /* the scenery lit as the tile's art match says: 0.8 to 1.15 as */
+#define LIT_BRIGHTEST 1.15f /* bright; */
+#define SHADE_DARKEST 0.3f  /* in a shadow: 0.3 to 0.7 (between, a shadow's soft edge); a */
+#define SHADE_BRIGHTEST 0.7f /* colour is either when that light fits it near enough and */
+#define SHADE_MARGIN 0.5f   /* this much better than the other's */
+#define SHADOW_WEIGHT 1.0   /* a pixel of a capsule's shadow darkened, or lit, counts this much */
+#define LIGHT_STEPS 36      /* the light's directions tried, around */
+#define LIGHT_LONGEST 1.8   /* a shadow at most this long per mm of height (a light 30 degrees
+                               high), */
+#define LIGHT_SHORTEST 0.15 /* at least this long (a light 80 degrees high: shorter, the shadow
+                               hides under the stack's own image and tells nothing) */
+#define LIGHT_LENGTHS 12
+#define LIGHT_STACKS 48     /* the light is found from the shadows of this many stacks at most */
+#define LIGHT_TELLS 0.15    /* the light is known when its shadows are this much more darkened
+                               than lit, a pixel of them on average */
 #define COARSE_MM 4.0       /* the feet tried first over the tile; then around the best, */
 #define FINE_MM 0.5         /* at half the step each time down to this */
 
@@ -48,13 +63,14 @@ vision_status el_evidence_init(el_evidence *evidence, const el_table *table,
     evidence->piece_sum = malloc(sums * sizeof *evidence->piece_sum);
     evidence->scenery_sum = malloc(sums * sizeof *evidence->scenery_sum);
     evidence->row_stale = malloc((size_t)table->height);
+    evidence->shade = malloc(pixels);
+    evidence->shade_sum = malloc(sums * sizeof *evidence->shade_sum);
     if (!evidence->value || !evidence->piece_sum || !evidence->scenery_sum ||
-        !evidence->row_stale) {
+        !evidence->row_stale || !evidence->shade || !evidence->shade_sum) {
         el_evidence_free(evidence);
         return VISION_NOMEM;
     }
-    memset(evidence->value, NOT_YET, pixels);
-    memset(evidence->row_stale, 1, (size_t)table->height);
+    el_evidence_forget(evidence);
     return VISION_OK;
 }
 
@@ -64,9 +80,19 @@ void el_evidence_free(el_evidence *evidence)
     free(evidence->piece_sum);
     free(evidence->scenery_sum);
     free(evidence->row_stale);
-    evidence->value = NULL;
-    evidence->piece_sum = evidence->scenery_sum = NULL;
+    free(evidence->shade);
+    free(evidence->shade_sum);
+    evidence->value = evidence->shade = NULL;
+    evidence->piece_sum = evidence->scenery_sum = evidence->shade_sum = NULL;
     evidence->row_stale = NULL;
+}
+
+void el_evidence_forget(el_evidence *evidence)
+{
+    size_t pixels = (size_t)evidence->table->width * (size_t)evidence->table->height;
+    memset(evidence->value, NOT_YET, pixels);
+    memset(evidence->shade, -1, pixels);
+    memset(evidence->row_stale, 1, (size_t)evidence->table->height);
 }
 
 /* The squared distances (EL_OUTLIER² units) from seen to the nearest piece colour lit as a
@@ -140,6 +166,14 @@ int el_evidence_at(el_evidence *evidence, int x, int y)
         *value = -1;
         return *value;
     }
+    /* lit as the scenery is, or darkened: a shadow */
+    float lit = el_shaded_distance(seen, expected, LIT_DARKEST, LIT_BRIGHTEST);
+    float dark = el_shaded_distance(seen, expected, SHADE_DARKEST, SHADE_BRIGHTEST);
+    float near = EL_OUTLIER * EL_OUTLIER;
+    evidence->shade[(size_t)y * (size_t)table->width + (size_t)x] =
+        dark < near && dark < SHADE_MARGIN * lit  ? 1
+        : lit < near && lit < SHADE_MARGIN * dark ? 0
+                                                  : -1;
     if (!model || model->colour_count == 0) {
         *value = distance > 1.0f;
         return *value;
@@ -231,39 +265,73 @@ static void capsule_bounds(const capsule *c, int *x0, int *x1, int *y0, int *y1)
  */
 static bool capsule_row(const capsule *c, int y, int width, int *from, int *to)
 {
+    /* (ternaries, not fmin and fmax: this runs for every row of every capsule tried) */
     double line = y + 0.5, low = INFINITY, high = -INFINITY;
     const double *centre[2] = {c->from, c->to}, radius[2] = {c->from_radius, c->to_radius};
     for (int i = 0; i < 2; i++) {
         double dy = line - centre[i][1];
         if (fabs(dy) <= radius[i]) {
             double half = sqrt(radius[i] * radius[i] - dy * dy);
-            low = fmin(low, centre[i][0] - half);
-            high = fmax(high, centre[i][0] + half);
+            double a = centre[i][0] - half, b = centre[i][0] + half;
+            low = a < low ? a : low;
+            high = b > high ? b : high;
         }
     }
     for (int i = 0; c->band && i < 4; i++) {
         const double *p = c->corner[i], *q = c->corner[(i + 1) % 4];
         if ((p[1] - line) * (q[1] - line) > 0.0)
             continue;
+        double a, b;
         if (p[1] == q[1]) { /* the edge lies on the row */
-            low = fmin(low, fmin(p[0], q[0]));
-            high = fmax(high, fmax(p[0], q[0]));
-            continue;
+            a = p[0] < q[0] ? p[0] : q[0];
+            b = p[0] < q[0] ? q[0] : p[0];
+        } else {
+            a = b = p[0] + (line - p[1]) / (q[1] - p[1]) * (q[0] - p[0]);
         }
-        double x = p[0] + (line - p[1]) / (q[1] - p[1]) * (q[0] - p[0]);
-        low = fmin(low, x);
-        high = fmax(high, x);
+        low = a < low ? a : low;
+        high = b > high ? b : high;
     }
     if (low > high)
         return false;
-    double first = ceil(low - 0.5), last = floor(high - 0.5);
-    first = first < 0.0 ? 0.0 : first;
-    last = last > width - 1 ? width - 1 : last;
+    /* the pixels whose centres lie within: from ceil(low - 0.5) to floor(high - 0.5), within
+     * the row (clamped first, so that truncation floors) */
+    double start = low - 0.5, end = high - 0.5;
+    if (end < 0.0 || start > width - 1)
+        return false;
+    start = start < 0.0 ? 0.0 : start;
+    end = end > width - 1 ? width - 1 : end;
+    int first = (int)start, last = (int)end;
+    first += first < start;
     if (first > last)
         return false;
-    *from = (int)first;
-    *to = (int)last;
+    *from = first;
+    *to = last;
     return true;
+}
+
+/* A capsule's pixels row by row, worked out once for every score that reads them: on row
+ * y0 + i, [from[i], to[i]], none where from[i] > to[i]. A stack's image or shadow spans far
+ * fewer than ROWS_MAX rows (five pieces, a light 30 degrees high: under 120 mm); rows beyond
+ * are left out. */
+#define ROWS_MAX 512
+typedef struct capsule_rows {
+    int y0, count;
+    int from[ROWS_MAX], to[ROWS_MAX];
+} capsule_rows;
+
+static void capsule_rows_of(const capsule *c, const el_table *table, capsule_rows *rows)
+{
+    int x0, x1, y0, y1;
+    capsule_bounds(c, &x0, &x1, &y0, &y1);
+    y0 = y0 < 0 ? 0 : y0;
+    y1 = y1 >= table->height ? table->height - 1 : y1;
+    rows->y0 = y0;
+    rows->count = y1 < y0 ? 0 : y1 - y0 + 1 > ROWS_MAX ? ROWS_MAX : y1 - y0 + 1;
+    for (int i = 0; i < rows->count; i++)
+        if (!capsule_row(c, y0 + i, table->width, &rows->from[i], &rows->to[i])) {
+            rows->from[i] = 1;
+            rows->to[i] = 0;
+        }
 }
 
 /* Works out the evidence over [x0, x1] x [y0, y1] (clipped to the table) and brings the rows'
@@ -285,10 +353,13 @@ static void evidence_prepare(el_evidence *evidence, int x0, int x1, int y0, int 
             continue;
         int32_t *piece = evidence->piece_sum + (size_t)y * (size_t)(width + 1);
         int32_t *scenery = evidence->scenery_sum + (size_t)y * (size_t)(width + 1);
-        piece[0] = scenery[0] = 0;
+        int32_t *shaded = evidence->shade_sum + (size_t)y * (size_t)(width + 1);
+        const signed char *shade = evidence->shade + (size_t)y * (size_t)width;
+        piece[0] = scenery[0] = shaded[0] = 0;
         for (int x = 0; x < width; x++) {
             piece[x + 1] = piece[x] + (value[x] == 1);
             scenery[x + 1] = scenery[x] + (value[x] == 0);
+            shaded[x + 1] = shaded[x] + (shade[x] == 1) - (shade[x] == 0);
         }
         evidence->row_stale[y] = 0;
     }
@@ -296,25 +367,89 @@ static void evidence_prepare(el_evidence *evidence, int x0, int x1, int y0, int 
 
 /* The capsule's pixels: PIECE_WEIGHT each that looks like a piece, -1 each that looks like the
  * scenery. *piece and *scenery count them. The evidence must be prepared over the capsule. */
-static double capsule_score(const el_evidence *evidence, const capsule *c, int *piece,
+static double capsule_score(const el_evidence *evidence, const capsule_rows *c, int *piece,
                             int *scenery)
 {
-    const el_table *table = evidence->table;
-    size_t stride = (size_t)table->width + 1;
-    int x0, x1, y0, y1, yes = 0, no = 0;
-    capsule_bounds(c, &x0, &x1, &y0, &y1);
-    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < table->height; y++) {
-        int from, to;
-        if (!capsule_row(c, y, table->width, &from, &to))
+    size_t stride = (size_t)evidence->table->width + 1;
+    int yes = 0, no = 0;
+    for (int i = 0; i < c->count; i++) {
+        int from = c->from[i], to = c->to[i];
+        if (from > to)
             continue;
-        const int32_t *p = evidence->piece_sum + (size_t)y * stride;
-        const int32_t *s = evidence->scenery_sum + (size_t)y * stride;
+        size_t y = (size_t)(c->y0 + i);
+        const int32_t *p = evidence->piece_sum + y * stride;
+        const int32_t *s = evidence->scenery_sum + y * stride;
         yes += p[to + 1] - p[from];
         no += s[to + 1] - s[from];
     }
     *piece = yes;
     *scenery = no;
     return PIECE_WEIGHT * yes - no;
+}
+
+/* The shadow on the tiles of a stack standing at foot, its top at top_z, when a point's
+ * shadow moves per_mm for each mm it stands higher: the band from its foot's disc to its
+ * top's, moved along the light (a far light: the discs keep their size). */
+static capsule shadow_of(const vision_registration *registration, const double per_mm[2],
+                         const double foot[2], double radius, double top_z)
+{
+    double rise = top_z - EL_TILE_THICKNESS_MM;
+    double tip[2] = {foot[0] + rise * per_mm[0], foot[1] + rise * per_mm[1]};
+    double from[2], to[2], from_radius, to_radius;
+    seen_at(registration, foot, EL_TILE_THICKNESS_MM, radius, from, &from_radius);
+    seen_at(registration, tip, EL_TILE_THICKNESS_MM, radius, to, &to_radius);
+    return capsule_make(from, from_radius, to, to_radius);
+}
+
+/* The pixels of the shadow outside the stack's own image (which hides it): darkened ones
+ * less lit ones; *pixels counts them all. The evidence must be prepared over the shadow. */
+static double shadow_score(const el_evidence *evidence, const capsule *shadow,
+                           const capsule_rows *stack, int *pixels)
+{
+    const el_table *table = evidence->table;
+    size_t stride = (size_t)table->width + 1;
+    int x0, x1, y0, y1, total = 0, count = 0;
+    capsule_bounds(shadow, &x0, &x1, &y0, &y1);
+    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < table->height; y++) {
+        int from, to, at = y - stack->y0;
+        if (!capsule_row(shadow, y, table->width, &from, &to))
+            continue;
+        const int32_t *sum = evidence->shade_sum + (size_t)y * stride;
+        int c0 = at >= 0 && at < stack->count ? stack->from[at] : 1;
+        int c1 = at >= 0 && at < stack->count ? stack->to[at] : 0;
+        if (c0 <= c1 && c0 <= to && c1 >= from) {
+            if (c0 > from) {
+                total += sum[c0] - sum[from];
+                count += c0 - from;
+            }
+            if (c1 < to) {
+                total += sum[to + 1] - sum[c1 + 1];
+                count += to - c1;
+            }
+        } else {
+            total += sum[to + 1] - sum[from];
+            count += to - from + 1;
+        }
+    }
+    *pixels = count;
+    return total;
+}
+
+/* A stack's score at foot (capsule_score), and its shadow's once the light is known. */
+static double stack_score(const el_evidence *evidence, const vision_registration *registration,
+                          const double foot[2], double radius, double top_z, int *piece,
+                          int *scenery)
+{
+    capsule c = capsule_of(registration, foot, radius, top_z);
+    capsule_rows rows;
+    capsule_rows_of(&c, evidence->table, &rows);
+    double score = capsule_score(evidence, &rows, piece, scenery);
+    if (evidence->light_known) {
+        capsule shadow = shadow_of(registration, evidence->shadow_per_mm, foot, radius, top_z);
+        int pixels;
+        score += SHADOW_WEIGHT * shadow_score(evidence, &shadow, &rows, &pixels);
+    }
+    return score;
 }
 
 void el_evidence_explain(el_evidence *evidence, const vision_registration *registration,
@@ -332,7 +467,24 @@ void el_evidence_explain(el_evidence *evidence, const vision_registration *regis
         int from, to;
         if (!capsule_row(&c, y, table->width, &from, &to))
             continue;
+        for (int x = from; x <= to; x++) /* its shade is kept: worked out first */
+            el_evidence_at(evidence, x, y);
         memset(evidence->value + (size_t)y * (size_t)table->width + (size_t)from, -1,
+               (size_t)(to - from + 1));
+        evidence->row_stale[y] = 1;
+    }
+    if (!evidence->light_known)
+        return;
+    capsule shadow = shadow_of(registration, evidence->shadow_per_mm, fit->foot_mm, radius_mm + rim,
+                               EL_TILE_THICKNESS_MM + fit->height * piece_mm);
+    capsule_bounds(&shadow, &x0, &x1, &y0, &y1);
+    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < table->height; y++) {
+        int from, to;
+        if (!capsule_row(&shadow, y, table->width, &from, &to))
+            continue;
+        for (int x = from; x <= to; x++)
+            el_evidence_at(evidence, x, y);
+        memset(evidence->shade + (size_t)y * (size_t)table->width + (size_t)from, -1,
                (size_t)(to - from + 1));
         evidence->row_stale[y] = 1;
     }
@@ -356,9 +508,8 @@ static double best_foot(el_evidence *evidence, const vision_registration *regist
                 if (fabs(at[0] - centre[0]) > room + 1e-9 ||
                     fabs(at[1] - centre[1]) > room + 1e-9)
                     continue;
-                capsule c = capsule_of(registration, at, radius, top_z);
                 int yes, no;
-                double score = capsule_score(evidence, &c, &yes, &no);
+                double score = stack_score(evidence, registration, at, radius, top_z, &yes, &no);
                 if (score > best) {
                     best = score;
                     around[0] = at[0];
@@ -398,14 +549,17 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     for (int corner = 0; corner < 4; corner++) {
         double at[2] = {centre[0] + (corner & 1 ? room : -room),
                         centre[1] + (corner & 2 ? room : -room)};
-        capsule c = capsule_of(registration, at, radius_mm,
-                               EL_TILE_THICKNESS_MM + high * piece_mm);
-        int cx0, cx1, cy0, cy1;
-        capsule_bounds(&c, &cx0, &cx1, &cy0, &cy1);
-        x0 = cx0 < x0 ? cx0 : x0;
-        x1 = cx1 > x1 ? cx1 : x1;
-        y0 = cy0 < y0 ? cy0 : y0;
-        y1 = cy1 > y1 ? cy1 : y1;
+        double top_z = EL_TILE_THICKNESS_MM + high * piece_mm;
+        capsule c[2] = {capsule_of(registration, at, radius_mm, top_z),
+                        shadow_of(registration, evidence->shadow_per_mm, at, radius_mm, top_z)};
+        for (int i = 0; i < (evidence->light_known ? 2 : 1); i++) {
+            int cx0, cx1, cy0, cy1;
+            capsule_bounds(&c[i], &cx0, &cx1, &cy0, &cy1);
+            x0 = cx0 < x0 ? cx0 : x0;
+            x1 = cx1 > x1 ? cx1 : x1;
+            y0 = cy0 < y0 ? cy0 : y0;
+            y1 = cy1 > y1 ? cy1 : y1;
+        }
     }
     evidence_prepare(evidence, x0, x1, y0, y1);
     double best = -INFINITY;
@@ -438,6 +592,10 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     seen_at(registration, fit->foot_mm, top_z + piece_mm, radius_mm, next, &next_radius);
     fit->lean_mm = hypot(next[0] - fit->top_mm[0], next[1] - fit->top_mm[1]);
     fit->piece_score = PIECE_WEIGHT * 2.0 * fit->top_radius_mm * fit->lean_mm;
+    if (evidence->light_known) {
+        fit->shadow_mm = piece_mm * hypot(evidence->shadow_per_mm[0], evidence->shadow_per_mm[1]);
+        fit->piece_score += SHADOW_WEIGHT * 2.0 * radius_mm * fit->shadow_mm;
+    }
     double base_area = PI * radius_mm * radius_mm;
     fit->found = fit->filled >= EL_STACK_FILLED && best_piece >= 0.5 * base_area;
 
@@ -460,4 +618,107 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
                    3 * sizeof(float));
         }
     el_median_colour(values, count, fit->top_colour);
+}
+
+/* How much darkened over lit scenery the fits' shadows hold under a light casting them
+ * per_mm, and in how many pixels. */
+static double light_score(const el_evidence *evidence, const vision_registration *registration,
+                          const el_stack_fit *fits, const capsule_rows *images, int count,
+                          double radius, double piece, const double per_mm[2], int *pixels)
+{
+    double total = 0.0;
+    *pixels = 0;
+    for (int i = 0; i < count; i++) {
+        double top_z = EL_TILE_THICKNESS_MM + fits[i].height * piece;
+        capsule shadow = shadow_of(registration, per_mm, fits[i].foot_mm, radius, top_z);
+        int n;
+        total += shadow_score(evidence, &shadow, &images[i], &n);
+        *pixels += n;
+    }
+    return total;
+}
+
+/* The light being searched for, and the best found so far. */
+typedef struct light_search {
+    const el_evidence *evidence;
+    const vision_registration *registration;
+    const el_stack_fit *fits;
+    const capsule_rows *images; /* the fits' capsules */
+    int count;
+    double radius, piece;
+    double best, angle, length; /* the best light: its score, direction and shadow length */
+    int pixels;                 /* in the best's shadows */
+} light_search;
+
+static void try_light(light_search *search, double angle, double length)
+{
+    double per_mm[2] = {length * cos(angle), length * sin(angle)};
+    int pixels;
+    double score = light_score(search->evidence, search->registration, search->fits,
+                               search->images, search->count, search->radius, search->piece,
+                               per_mm, &pixels);
+    if (score > search->best) {
+        search->best = score;
+        search->angle = angle;
+        search->length = length;
+        search->pixels = pixels;
+    }
+}
+
+void el_evidence_find_light(el_evidence *evidence, const vision_registration *registration,
+                            const el_stack_fit *fits, int count, double radius_mm,
+                            double piece_mm)
+{
+    evidence->light_known = false;
+    /* The tallest stacks cast the longest shadows, which tell the light best. */
+    el_stack_fit tallest[LIGHT_STACKS];
+    int used = 0;
+    for (int i = 0; i < count; i++) {
+        int at = used < LIGHT_STACKS ? used++ : LIGHT_STACKS;
+        while (at > 0 && tallest[at - 1].height < fits[i].height) {
+            if (at < LIGHT_STACKS)
+                tallest[at] = tallest[at - 1];
+            at--;
+        }
+        if (at < LIGHT_STACKS)
+            tallest[at] = fits[i];
+    }
+    capsule_rows *images = malloc((size_t)(used > 0 ? used : 1) * sizeof *images);
+    if (!images)
+        return; /* the light unknown: the stacks are fitted without their shadows */
+    for (int i = 0; i < used; i++) {
+        double rise = tallest[i].height * piece_mm;
+        double reach = rise * (LIGHT_LONGEST + 1.0) + 2.0 * radius_mm + 2.0;
+        evidence_prepare(evidence, (int)floor(tallest[i].foot_mm[0] - reach),
+                         (int)ceil(tallest[i].foot_mm[0] + reach),
+                         (int)floor(tallest[i].foot_mm[1] - reach),
+                         (int)ceil(tallest[i].foot_mm[1] + reach));
+        capsule c = capsule_of(registration, tallest[i].foot_mm, radius_mm,
+                               EL_TILE_THICKNESS_MM + rise);
+        capsule_rows_of(&c, evidence->table, &images[i]);
+    }
+    light_search search = {evidence, registration, tallest, images, used, radius_mm, piece_mm,
+                           -INFINITY, 0.0, 0.0, 0};
+    /* every direction and length on a coarse grid, then finer around the best */
+    double ratio = pow(LIGHT_LONGEST / LIGHT_SHORTEST, 1.0 / (LIGHT_LENGTHS - 1));
+    for (int a = 0; a < LIGHT_STEPS; a++)
+        for (int l = 0; l < LIGHT_LENGTHS; l++)
+            try_light(&search, 2.0 * PI * a / LIGHT_STEPS, LIGHT_SHORTEST * pow(ratio, l));
+    double angle_step = 2.0 * PI / LIGHT_STEPS, length_step = ratio;
+    for (int round = 0; round < 4; round++) {
+        angle_step /= 2.0;
+        length_step = sqrt(length_step);
+        double angle = search.angle, length = search.length;
+        for (int da = -1; da <= 1; da++)
+            for (int dl = -1; dl <= 1; dl++)
+                if ((da || dl) && length * pow(length_step, dl) <= LIGHT_LONGEST + 1e-9 &&
+                    length * pow(length_step, dl) >= LIGHT_SHORTEST - 1e-9)
+                    try_light(&search, angle + da * angle_step, length * pow(length_step, dl));
+    }
+    free(images);
+    if (search.pixels == 0 || search.best < LIGHT_TELLS * search.pixels)
+        return;
+    evidence->light_known = true;
+    evidence->shadow_per_mm[0] = search.length * cos(search.angle);
+    evidence->shadow_per_mm[1] = search.length * sin(search.angle);
 }

@@ -1908,6 +1908,8 @@ static void fill_info(scene *s, vision_render_info *info)
     info->distortion_k1 = s->k1;
     info->piece_diameter_mm = s->box.piece_diameter_mm;
     info->piece_height_mm = s->box.piece_height_mm;
+    info->shadow_per_mm[0] = s->shadow_dx;
+    info->shadow_per_mm[1] = s->shadow_dy;
     info->tile_count = s->truth->tile_count;
     for (int i = 0; i < s->truth->tile_count; i++) {
         const scene_tile *t = &s->tiles[i];

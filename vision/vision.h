@@ -342,6 +342,8 @@ typedef struct vision_render_info {
     vision_registration camera;     /* the true camera (projection, pose; distortion aside) */
     double distortion_k1;
     double piece_diameter_mm, piece_height_mm; /* this box's adventurers */
+    double shadow_per_mm[2];        /* how far a point's shadow moves on the table for each mm
+                                       it stands higher: the light's direction */
     int tile_count;                 /* the truth's tiles, in its order */
     struct {
         double x_mm, y_mm;          /* the tile's centre on the table */
