@@ -560,6 +560,58 @@ static void test_seeing_teach_layout_refuses_bad_colours(void **state)
     assert_int_equal(clean_types, EL_TILE_TYPES);
 }
 
+/* Plain tan tiles, rows x cols with cell 0,0 centred at (first_mm, first_mm), and orange
+ * pieces: the scenery and the model the stack evidence's tests draw their tables against. */
+static const float art_tan[3] = {0.75f, 0.50f, 0.30f}, piece_orange[3] = {0.90f, 0.45f, 0.10f};
+
+typedef struct tan_tiles {
+    vision_mat mat;
+    el_grid grid;
+    el_patch art;
+    el_scenery scenery; /* points into this struct: not to be copied */
+    vision_el_model model;
+} tan_tiles;
+
+static tan_tiles *tan_tiles_new(int rows, int cols, double first_mm)
+{
+    tan_tiles *t = calloc(1, sizeof *t);
+    assert_non_null(t);
+    vision_mat_default(&t->mat);
+    t->grid.pitch_mm = t->mat.tile_mm + 2.0;
+    t->grid.origin_mm[0] = t->grid.origin_mm[1] = first_mm;
+    t->grid.rows = rows;
+    t->grid.cols = cols;
+    t->grid.tiles = rows * cols;
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++)
+            memcpy(t->art.colour[y][x], art_tan, sizeof art_tan);
+    t->scenery.grid = &t->grid;
+    t->scenery.mat = &t->mat;
+    memcpy(t->scenery.mat_colour, art_tan, sizeof art_tan);
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) {
+            t->grid.tile[r][c] = true;
+            t->scenery.art[r][c] = &t->art;
+            t->scenery.match[r][c].gain = 1.0f;
+        }
+    vision_el_model_init(&t->model);
+    t->model.colour_count = 1;
+    memcpy(t->model.colour_mean[0], piece_orange, sizeof piece_orange);
+    return t;
+}
+
+/* A 60 x 60 mm table of one tan tile with the colours given side by side across its middle,
+ * from (26, 30). */
+static void one_tile_table(el_table *table, const float (*shown)[3], int count)
+{
+    table->width = table->height = 60;
+    table->colour = calloc((size_t)table->width * (size_t)table->height * 3, sizeof(float));
+    assert_non_null(table->colour);
+    for (int i = 0; i < count; i++)
+        memcpy(table->colour + ((size_t)30 * (size_t)table->width + (size_t)(26 + i)) * 3,
+               shown[i], sizeof shown[i]);
+}
+
 /* What the stack fit counts, pixel by pixel, on one tile of plain tan art with orange pieces:
  * the art and its shadow are the scenery; a piece's top and its side turned from a high light
  * (darker than the art's shadow allows for, near it) are a piece; a blend of the two (the
@@ -568,34 +620,8 @@ static void test_seeing_teach_layout_refuses_bad_colours(void **state)
 static void test_seeing_stack_evidence_leaves_blurred_edges_out(void **state)
 {
     (void)state;
-    static const float tan[3] = {0.75f, 0.50f, 0.30f}, orange[3] = {0.90f, 0.45f, 0.10f};
-    vision_mat mat;
-    vision_mat_default(&mat);
-    el_grid grid;
-    memset(&grid, 0, sizeof grid);
-    grid.pitch_mm = mat.tile_mm + 2.0;
-    grid.origin_mm[0] = grid.origin_mm[1] = 30.0;
-    grid.rows = grid.cols = 1;
-    grid.tile[0][0] = true;
-    grid.tiles = 1;
-    el_patch *art = malloc(sizeof *art);
-    vision_el_model *model = malloc(sizeof *model);
-    assert_non_null(art);
-    assert_non_null(model);
-    for (int y = 0; y < EL_PATCH; y++)
-        for (int x = 0; x < EL_PATCH; x++)
-            memcpy(art->colour[y][x], tan, sizeof tan);
-    el_scenery scenery;
-    memset(&scenery, 0, sizeof scenery);
-    scenery.grid = &grid;
-    scenery.mat = &mat;
-    scenery.art[0][0] = art;
-    scenery.match[0][0].gain = 1.0f;
-    vision_el_model_init(model);
-    model->colour_count = 1;
-    memcpy(model->colour_mean[0], orange, sizeof orange);
-
-    /* Pixels side by side across the tile's middle: what each shows, and what it says. */
+    const float *tan = art_tan, *orange = piece_orange;
+    tan_tiles *tiles = tan_tiles_new(1, 1, 30.0);
     enum { SHOWN = 6 };
     float shown[SHOWN][3];
     const int says[SHOWN] = {0, 1, -1, 1, 0, -1};
@@ -609,22 +635,18 @@ static void test_seeing_stack_evidence_leaves_blurred_edges_out(void **state)
          * far nearer */
         shown[5][c] = 0.2475f * orange[c] + 0.2025f * tan[c];
     }
-    el_table table = {.width = 60, .height = 60};
-    table.colour = calloc((size_t)table.width * (size_t)table.height * 3, sizeof(float));
-    assert_non_null(table.colour);
-    for (int i = 0; i < SHOWN; i++)
-        memcpy(table.colour + ((size_t)30 * (size_t)table.width + (size_t)(26 + i)) * 3,
-               shown[i], sizeof shown[i]);
+    el_table table;
+    one_tile_table(&table, (const float(*)[3])shown, SHOWN);
     el_evidence evidence;
-    assert_int_equal(el_evidence_init(&evidence, &table, &scenery, model), VISION_OK);
+    assert_int_equal(el_evidence_init(&evidence, &table, &tiles->scenery, &tiles->model),
+                     VISION_OK);
     for (int i = 0; i < SHOWN; i++)
         assert_int_equal(el_evidence_at(&evidence, 26 + i, 30), says[i]);
     /* Off the grid: cannot say. */
     assert_int_equal(el_evidence_at(&evidence, 2, 2), -1);
     el_evidence_free(&evidence);
     free(table.colour);
-    free(model);
-    free(art);
+    free(tiles);
 }
 
 /* Whether a pixel shows the scenery lit or darkened, for a stack's shadow: the art is lit, the
@@ -633,69 +655,27 @@ static void test_seeing_stack_evidence_leaves_blurred_edges_out(void **state)
 static void test_seeing_stack_evidence_tells_shadow_from_lit_art(void **state)
 {
     (void)state;
-    static const float tan[3] = {0.75f, 0.50f, 0.30f}, orange[3] = {0.90f, 0.45f, 0.10f};
-    vision_mat mat;
-    vision_mat_default(&mat);
-    el_grid grid;
-    memset(&grid, 0, sizeof grid);
-    grid.pitch_mm = mat.tile_mm + 2.0;
-    grid.origin_mm[0] = grid.origin_mm[1] = 30.0;
-    grid.rows = grid.cols = 1;
-    grid.tile[0][0] = true;
-    grid.tiles = 1;
-    el_patch *art = malloc(sizeof *art);
-    vision_el_model *model = malloc(sizeof *model);
-    assert_non_null(art);
-    assert_non_null(model);
-    for (int y = 0; y < EL_PATCH; y++)
-        for (int x = 0; x < EL_PATCH; x++)
-            memcpy(art->colour[y][x], tan, sizeof tan);
-    el_scenery scenery;
-    memset(&scenery, 0, sizeof scenery);
-    scenery.grid = &grid;
-    scenery.mat = &mat;
-    scenery.art[0][0] = art;
-    scenery.match[0][0].gain = 1.0f;
-    vision_el_model_init(model);
-    model->colour_count = 1;
-    memcpy(model->colour_mean[0], orange, sizeof orange);
-
+    tan_tiles *tiles = tan_tiles_new(1, 1, 30.0);
     enum { SHOWN = 5 };
-    const float light[SHOWN] = {1.0f, 0.5f, 0.75f, 1.05f, 0.0f};
+    const float light[SHOWN] = {1.0f, 0.5f, 0.75f, 1.05f};
     const signed char says[SHOWN] = {0, 1, -1, 0, -1};
-    el_table table = {.width = 60, .height = 60};
-    table.colour = calloc((size_t)table.width * (size_t)table.height * 3, sizeof(float));
-    assert_non_null(table.colour);
+    float shown[SHOWN][3];
     for (int i = 0; i < SHOWN; i++)
         for (int c = 0; c < 3; c++)
-            table.colour[((size_t)30 * (size_t)table.width + (size_t)(26 + i)) * 3 + (size_t)c] =
-                i == SHOWN - 1 ? orange[c] : light[i] * tan[c];
+            shown[i][c] = i == SHOWN - 1 ? piece_orange[c] : light[i] * art_tan[c];
+    el_table table;
+    one_tile_table(&table, (const float(*)[3])shown, SHOWN);
     el_evidence evidence;
-    assert_int_equal(el_evidence_init(&evidence, &table, &scenery, model), VISION_OK);
+    assert_int_equal(el_evidence_init(&evidence, &table, &tiles->scenery, &tiles->model),
+                     VISION_OK);
     for (int i = 0; i < SHOWN; i++) {
         el_evidence_at(&evidence, 26 + i, 30);
         assert_int_equal(evidence.shade[30 * table.width + 26 + i], says[i]);
     }
     el_evidence_free(&evidence);
     free(table.colour);
-    free(model);
-    free(art);
+    free(tiles);
 }
-
-/* A tan table of 3 x 5 tiles (EL_PATCH_SPAN of each is art) with orange stacks on it, drawn as a
- * camera 800 mm above (cx, cy) sees them from above, their shadows where a far light casts
- * them: each point's shadow moves shadow_per_mm for each mm it stands higher. */
-typedef struct shadow_scene {
-    vision_mat mat;
-    el_grid grid;
-    el_patch art;
-    el_scenery scenery;
-    vision_el_model model;
-    vision_registration registration;
-    el_table table;
-} shadow_scene;
-
-static const float scene_tan[3] = {0.75f, 0.50f, 0.30f}, scene_orange[3] = {0.90f, 0.45f, 0.10f};
 
 /* The squared distance from (x, y) to the segment from a to b. */
 static double to_segment(double x, double y, const double a[2], const double b[2])
@@ -707,44 +687,21 @@ static double to_segment(double x, double y, const double a[2], const double b[2
     return dx * dx + dy * dy;
 }
 
-static void shadow_scene_draw(shadow_scene *s, double cx, double cy, const double shadow_per_mm[2],
-                              const el_stack_fit *stacks, int count, double radius,
-                              double piece)
+/* The table of tiles (3 x 5, from 10 mm) with orange stacks on it, drawn as a camera 800 mm
+ * above (cx, cy) sees them from above, and their shadows where a far light casts them: each
+ * point's shadow moves shadow_per_mm for each mm it stands higher. */
+static void draw_stacks_and_shadows(const tan_tiles *tiles, double cx, double cy,
+                                    const double shadow_per_mm[2], const el_stack_fit *stacks,
+                                    int count, double radius, double piece, el_table *table)
 {
-    memset(s, 0, sizeof *s);
-    vision_mat_default(&s->mat);
-    s->grid.pitch_mm = s->mat.tile_mm + 2.0;
-    s->grid.origin_mm[0] = s->grid.origin_mm[1] = 10.0 + s->grid.pitch_mm / 2; /* cell 0,0's centre */
-    s->grid.rows = 3;
-    s->grid.cols = 5;
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 5; c++) {
-            s->grid.tile[r][c] = true;
-            s->scenery.art[r][c] = &s->art;
-            s->scenery.match[r][c].gain = 1.0f;
-        }
-    s->grid.tiles = 15;
-    for (int y = 0; y < EL_PATCH; y++)
-        for (int x = 0; x < EL_PATCH; x++)
-            memcpy(s->art.colour[y][x], scene_tan, sizeof scene_tan);
-    s->scenery.grid = &s->grid;
-    s->scenery.mat = &s->mat;
-    memcpy(s->scenery.mat_colour, scene_tan, sizeof scene_tan);
-    vision_el_model_init(&s->model);
-    s->model.colour_count = 1;
-    memcpy(s->model.colour_mean[0], scene_orange, sizeof scene_orange);
     const double height = 800.0;
-    s->registration.camera_mm[0] = cx;
-    s->registration.camera_mm[1] = cy;
-    s->registration.camera_mm[2] = height;
-
-    s->table.width = (int)(10.0 + 5 * s->grid.pitch_mm + 10.0);
-    s->table.height = (int)(10.0 + 3 * s->grid.pitch_mm + 10.0);
-    s->table.colour = malloc((size_t)s->table.width * (size_t)s->table.height * 3 * sizeof(float));
-    assert_non_null(s->table.colour);
-    for (int y = 0; y < s->table.height; y++)
-        for (int x = 0; x < s->table.width; x++) {
-            float *p = s->table.colour + ((size_t)y * (size_t)s->table.width + (size_t)x) * 3;
+    table->width = (int)(20.0 + 5 * tiles->grid.pitch_mm);
+    table->height = (int)(20.0 + 3 * tiles->grid.pitch_mm);
+    table->colour = malloc((size_t)table->width * (size_t)table->height * 3 * sizeof(float));
+    assert_non_null(table->colour);
+    for (int y = 0; y < table->height; y++)
+        for (int x = 0; x < table->width; x++) {
+            float *p = table->colour + ((size_t)y * (size_t)table->width + (size_t)x) * 3;
             double px = x + 0.5, py = y + 0.5;
             float light = 1.0f;
             bool on_piece = false;
@@ -764,7 +721,7 @@ static void shadow_scene_draw(shadow_scene *s, double cx, double cy, const doubl
                     on_piece = true;
             }
             for (int c = 0; c < 3; c++)
-                p[c] = on_piece ? scene_orange[c] : light * scene_tan[c];
+                p[c] = on_piece ? piece_orange[c] : light * art_tan[c];
         }
 }
 
@@ -775,13 +732,17 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
 {
     (void)state;
     const double radius = 7.0, piece = 9.0, light[2] = {0.9, -0.4};
-    shadow_scene *s = malloc(sizeof *s);
-    assert_non_null(s);
     vision_mat mat;
     vision_mat_default(&mat);
-    double pitch = mat.tile_mm + 2.0;
-    /* the camera above the middle of the first column; stacks there and far off */
+    double pitch = mat.tile_mm + 2.0; /* as tan_tiles_new lays them, from 10 mm */
+    tan_tiles *tiles = tan_tiles_new(3, 5, 10.0 + pitch / 2);
+    vision_registration registration;
+    memset(&registration, 0, sizeof registration);
+    /* the camera above the middle of the first column; stacks there and further off */
     double cx = 10.0 + pitch / 2, cy = 10.0 + 1.5 * pitch;
+    registration.camera_mm[0] = cx;
+    registration.camera_mm[1] = cy;
+    registration.camera_mm[2] = 800.0;
     el_stack_fit stacks[4];
     memset(stacks, 0, sizeof stacks);
     const int rows[4] = {1, 0, 2, 1}, cols[4] = {0, 2, 3, 3}, heights[4] = {3, 2, 4, 1};
@@ -790,35 +751,38 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
         stacks[i].foot_mm[0] = 10.0 + (cols[i] + 0.5) * pitch;
         stacks[i].foot_mm[1] = 10.0 + (rows[i] + 0.5) * pitch;
     }
-    shadow_scene_draw(s, cx, cy, light, stacks, 4, radius, piece);
+    el_table table;
+    draw_stacks_and_shadows(tiles, cx, cy, light, stacks, 4, radius, piece, &table);
 
-    /* found from the three far stacks */
+    /* found from the three stacks away from the camera */
     el_evidence evidence;
-    assert_int_equal(el_evidence_init(&evidence, &s->table, &s->scenery, &s->model), VISION_OK);
-    el_evidence_find_light(&evidence, &s->registration, stacks + 1, 3, radius, piece);
+    assert_int_equal(el_evidence_init(&evidence, &table, &tiles->scenery, &tiles->model),
+                     VISION_OK);
+    el_evidence_find_light(&evidence, &registration, stacks + 1, 3, radius, piece);
     assert_true(evidence.light_known);
     double off = hypot(evidence.shadow_per_mm[0] - light[0], evidence.shadow_per_mm[1] - light[1]);
     assert_true(off < 0.05 * hypot(light[0], light[1]));
 
     /* the stack under the camera: its shadow tells its height, its lean cannot */
     el_stack_fit fit;
-    el_stack_fit_tile(&evidence, &s->registration, 1, 0, radius, piece, 0, &fit);
+    el_stack_fit_tile(&evidence, &registration, 1, 0, radius, piece, 0, &fit);
     assert_true(fit.found);
     assert_true(fit.lean_mm < 0.1);
     assert_true(fit.shadow_mm > 5.0);
     assert_int_equal(fit.height, 3);
     el_evidence_free(&evidence);
+    free(table.colour);
 
-    /* the same light where there is no shadow: not found */
+    /* a light straight above: no shadow to find it by */
     const double none[2] = {0.0, 0.0};
-    free(s->table.colour);
-    shadow_scene_draw(s, cx, cy, none, stacks, 4, radius, piece);
-    assert_int_equal(el_evidence_init(&evidence, &s->table, &s->scenery, &s->model), VISION_OK);
-    el_evidence_find_light(&evidence, &s->registration, stacks + 1, 3, radius, piece);
+    draw_stacks_and_shadows(tiles, cx, cy, none, stacks, 4, radius, piece, &table);
+    assert_int_equal(el_evidence_init(&evidence, &table, &tiles->scenery, &tiles->model),
+                     VISION_OK);
+    el_evidence_find_light(&evidence, &registration, stacks + 1, 3, radius, piece);
     assert_false(evidence.light_known);
     el_evidence_free(&evidence);
-    free(s->table.colour);
-    free(s);
+    free(table.colour);
+    free(tiles);
 }
 
 int main(void)
