@@ -230,8 +230,8 @@ typedef struct el_evidence {
      * the fit asks a capsule's shadow to lie where the scenery is darkened. */
     bool light_known;
     double shadow_per_mm[2];
-    signed char *shade;  /* 1 where the scenery is seen darkened, 0 lit, -1 neither (or not
-                            worked out yet, with value) */
+    signed char *shade;  /* 1 where the scenery is seen darkened, 0 lit, -1 neither (a piece,
+                            or not worked out yet, with value) */
     int32_t *shade_sum;  /* per row, darkened minus lit before x, with the running counts */
 } el_evidence;
 
@@ -273,8 +273,9 @@ typedef struct el_stack_fit {
 void el_evidence_explain(el_evidence *evidence, const vision_registration *registration,
                          const el_stack_fit *fit, double radius_mm, double piece_mm);
 
-/* Finds the light's direction from the shadows of the stacks fitted (found ones, count of
- * them): the one that puts the most darkened and the least lit scenery in their shadows. Sets
+/* Finds the light from the shadows of the stacks fitted (found ones, count of them): the one
+ * that, each stack at its fitted height or a piece more or less as its image and shadow
+ * together say, puts the most darkened and the least lit scenery in their shadows. Sets
  * evidence->light_known when the shadows tell it, and then the fits after take the shadows
  * in. */
 void el_evidence_find_light(el_evidence *evidence, const vision_registration *registration,

@@ -38,12 +38,12 @@
 #define SHADE_BRIGHTEST 0.7f /* colour is either when that light fits it near enough and */
 #define SHADE_MARGIN 0.5f   /* this much better than the other's */
 #define SHADOW_WEIGHT 1.0   /* a pixel of a capsule's shadow darkened, or lit, counts this much */
-#define LIGHT_STEPS 36      /* the light's directions tried, around */
+#define LIGHT_STEPS 24      /* the light's directions tried, around */
 #define LIGHT_LONGEST 1.8   /* a shadow at most this long per mm of height (a light 30 degrees
                                high), */
 #define LIGHT_SHORTEST 0.15 /* at least this long (a light 80 degrees high: shorter, the shadow
                                hides under the stack's own image and tells nothing) */
-#define LIGHT_LENGTHS 12
+#define LIGHT_LENGTHS 8
 #define LIGHT_STACKS 48     /* the light is found from the shadows of this many stacks at most */
 #define LIGHT_TELLS 0.15    /* the light is known when its shadows are this much more darkened
                                than lit, a pixel of them on average */
@@ -190,6 +190,8 @@ int el_evidence_at(el_evidence *evidence, int x, int y)
     /* a blend must explain it better than the art or a piece's top alone */
     if (*value >= 0 && blurred_edge(model, seen, expected, fminf(distance, top)))
         *value = -1;
+    if (*value == 1) /* a piece, whatever the scenery darkened looks like */
+        evidence->shade[(size_t)y * (size_t)table->width + (size_t)x] = -1;
     return *value;
 }
 
@@ -620,47 +622,68 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     el_median_colour(values, count, fit->top_colour);
 }
 
-/* How much darkened over lit scenery the fits' shadows hold under a light casting them
- * per_mm, and in how many pixels. */
-static double light_score(const el_evidence *evidence, const vision_registration *registration,
-                          const el_stack_fit *fits, const capsule_rows *images, int count,
-                          double radius, double piece, const double per_mm[2], int *pixels)
-{
-    double total = 0.0;
-    *pixels = 0;
-    for (int i = 0; i < count; i++) {
-        double top_z = EL_TILE_THICKNESS_MM + fits[i].height * piece;
-        capsule shadow = shadow_of(registration, per_mm, fits[i].foot_mm, radius, top_z);
-        int n;
-        total += shadow_score(evidence, &shadow, &images[i], &n);
-        *pixels += n;
-    }
-    return total;
-}
+/* The heights tried for each stack while the light is searched for: the first fit's, and one
+ * more or less (a stack read a piece too high or too low would make every shadow seem that
+ * much shorter or longer a piece). */
+#define LIGHT_HEIGHTS 3
 
 /* The light being searched for, and the best found so far. */
 typedef struct light_search {
     const el_evidence *evidence;
     const vision_registration *registration;
     const el_stack_fit *fits;
-    const capsule_rows *images; /* the fits' capsules */
     int count;
     double radius, piece;
-    double best, angle, length; /* the best light: its score, direction and shadow length */
-    int pixels;                 /* in the best's shadows */
+    /* each fit's image at its heights (its height - 1 + j, j < LIGHT_HEIGHTS, where 1 to
+     * VISION_EL_STACK_MAX) and its score */
+    capsule_rows (*images)[LIGHT_HEIGHTS];
+    double (*image_score)[LIGHT_HEIGHTS];
+    double best, angle, length; /* the best light: its score, direction and shadow length, */
+    double shadows;             /* how much more darkened than lit its shadows hold, */
+    int pixels;                 /* in how many pixels */
 } light_search;
 
+/* A stack's height when it is tried as its fit's - 1 + j (0 where that is none). */
+static int light_height(const el_stack_fit *fit, int j)
+{
+    int height = fit->height - 1 + j;
+    return height >= 1 && height <= VISION_EL_STACK_MAX ? height : 0;
+}
+
+/* How well a light casting shadows per_mm explains the stacks: each at the height (of those
+ * tried) whose image and shadow score best. */
 static void try_light(light_search *search, double angle, double length)
 {
     double per_mm[2] = {length * cos(angle), length * sin(angle)};
-    int pixels;
-    double score = light_score(search->evidence, search->registration, search->fits,
-                               search->images, search->count, search->radius, search->piece,
-                               per_mm, &pixels);
-    if (score > search->best) {
-        search->best = score;
+    double total = 0.0, shadows = 0.0;
+    int pixels = 0;
+    for (int i = 0; i < search->count; i++) {
+        const el_stack_fit *fit = &search->fits[i];
+        double best = -INFINITY, best_shadow = 0.0;
+        int best_pixels = 0;
+        for (int j = 0; j < LIGHT_HEIGHTS; j++) {
+            int height = light_height(fit, j);
+            if (height == 0)
+                continue;
+            capsule shadow = shadow_of(search->registration, per_mm, fit->foot_mm, search->radius,
+                                       EL_TILE_THICKNESS_MM + height * search->piece);
+            int n;
+            double shade = shadow_score(search->evidence, &shadow, &search->images[i][j], &n);
+            if (search->image_score[i][j] + shade > best) {
+                best = search->image_score[i][j] + shade;
+                best_shadow = shade;
+                best_pixels = n;
+            }
+        }
+        total += best;
+        shadows += best_shadow;
+        pixels += best_pixels;
+    }
+    if (total > search->best) {
+        search->best = total;
         search->angle = angle;
         search->length = length;
+        search->shadows = shadows;
         search->pixels = pixels;
     }
 }
@@ -683,29 +706,41 @@ void el_evidence_find_light(el_evidence *evidence, const vision_registration *re
         if (at < LIGHT_STACKS)
             tallest[at] = fits[i];
     }
-    capsule_rows *images = malloc((size_t)(used > 0 ? used : 1) * sizeof *images);
-    if (!images)
+    light_search search = {evidence, registration, tallest, used, radius_mm, piece_mm, NULL, NULL,
+                           -INFINITY, 0.0, 0.0, 0.0, 0};
+    search.images = malloc((size_t)(used > 0 ? used : 1) * sizeof *search.images);
+    search.image_score = malloc((size_t)(used > 0 ? used : 1) * sizeof *search.image_score);
+    if (!search.images || !search.image_score) {
+        free(search.images);
+        free(search.image_score);
         return; /* the light unknown: the stacks are fitted without their shadows */
+    }
     for (int i = 0; i < used; i++) {
-        double rise = tallest[i].height * piece_mm;
-        double reach = rise * (LIGHT_LONGEST + 1.0) + 2.0 * radius_mm + 2.0;
+        double reach = (tallest[i].height + 1) * piece_mm * (LIGHT_LONGEST + 1.0) +
+                       2.0 * radius_mm + 2.0;
         evidence_prepare(evidence, (int)floor(tallest[i].foot_mm[0] - reach),
                          (int)ceil(tallest[i].foot_mm[0] + reach),
                          (int)floor(tallest[i].foot_mm[1] - reach),
                          (int)ceil(tallest[i].foot_mm[1] + reach));
-        capsule c = capsule_of(registration, tallest[i].foot_mm, radius_mm,
-                               EL_TILE_THICKNESS_MM + rise);
-        capsule_rows_of(&c, evidence->table, &images[i]);
+        for (int j = 0; j < LIGHT_HEIGHTS; j++) {
+            int height = light_height(&tallest[i], j);
+            if (height == 0)
+                continue;
+            capsule c = capsule_of(registration, tallest[i].foot_mm, radius_mm,
+                                   EL_TILE_THICKNESS_MM + height * piece_mm);
+            capsule_rows_of(&c, evidence->table, &search.images[i][j]);
+            int piece, scenery;
+            search.image_score[i][j] =
+                capsule_score(evidence, &search.images[i][j], &piece, &scenery);
+        }
     }
-    light_search search = {evidence, registration, tallest, images, used, radius_mm, piece_mm,
-                           -INFINITY, 0.0, 0.0, 0};
     /* every direction and length on a coarse grid, then finer around the best */
     double ratio = pow(LIGHT_LONGEST / LIGHT_SHORTEST, 1.0 / (LIGHT_LENGTHS - 1));
     for (int a = 0; a < LIGHT_STEPS; a++)
         for (int l = 0; l < LIGHT_LENGTHS; l++)
             try_light(&search, 2.0 * PI * a / LIGHT_STEPS, LIGHT_SHORTEST * pow(ratio, l));
     double angle_step = 2.0 * PI / LIGHT_STEPS, length_step = ratio;
-    for (int round = 0; round < 4; round++) {
+    for (int round = 0; round < 5; round++) {
         angle_step /= 2.0;
         length_step = sqrt(length_step);
         double angle = search.angle, length = search.length;
@@ -715,8 +750,10 @@ void el_evidence_find_light(el_evidence *evidence, const vision_registration *re
                     length * pow(length_step, dl) >= LIGHT_SHORTEST - 1e-9)
                     try_light(&search, angle + da * angle_step, length * pow(length_step, dl));
     }
-    free(images);
-    if (search.pixels == 0 || search.best < LIGHT_TELLS * search.pixels)
+    free(search.images);
+    free(search.image_score);
+    /* the shadows must be plainly darker than what lies around them */
+    if (search.pixels == 0 || search.shadows < LIGHT_TELLS * search.pixels)
         return;
     evidence->light_known = true;
     evidence->shadow_per_mm[0] = search.length * cos(search.angle);
