@@ -50,6 +50,9 @@
 
 #define GAME EL_GAME_ID
 #define CONFIDENT 0.9f   /* an element reported this sure should (almost) never be wrong */
+#define CONFIDENCE_BINS 5 /* heights by their confidence: 0-0.2, ..., 0.8-1 */
+#define TRACKER_USES 0.5 /* the confidence from which the tracker's rules use a field (pipeline.h's
+                            default min_confidence) */
 #define ALIGN_REACH 2    /* rows or columns the recogniser may have lost at an edge */
 #define WORST_SHOWN 8
 #define SAVE_MAX 100     /* failing images written by --save at most */
@@ -239,6 +242,11 @@ typedef struct tally {
     rwu type, top, height, token; /* type and token over tiles; top and height over stacks */
     long height_pair, height_pair_right; /* heights read with a runner-up; the truth either */
     long height_in_read;          /* the truth is the height read or its runner-up */
+    long height_by_confidence[CONFIDENCE_BINS][3]; /* heights read, by their confidence: how
+                                                      many, right, right or the runner-up */
+    long height_used, height_used_wrong; /* heights the tracker's rules use (confidence at least
+                                            TRACKER_USES), and of them neither it nor its
+                                            runner-up the truth */
     rwu tokens_lying;             /* over the tiles a token lies on */
     long extra;                   /* tiles seen where the truth has none */
     long phantom;                 /* an adventurer seen on a tile without any */
@@ -273,6 +281,11 @@ static void tally_add(tally *into, const tally *from)
     into->height_pair += from->height_pair;
     into->height_pair_right += from->height_pair_right;
     into->height_in_read += from->height_in_read;
+    into->height_used += from->height_used;
+    for (int b = 0; b < CONFIDENCE_BINS; b++)
+        for (int k = 0; k < 3; k++)
+            into->height_by_confidence[b][k] += from->height_by_confidence[b][k];
+    into->height_used_wrong += from->height_used_wrong;
     rwu_add(&into->tokens_lying, &from->tokens_lying);
     into->extra += from->extra;
     into->phantom += from->phantom;
@@ -524,6 +537,18 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
                 one->height_pair_right += s->height == t->height || s->height_or == t->height;
             }
             one->height_in_read += s && (s->height == t->height || s->height_or == t->height);
+            if (s && s->height > 0) {
+                int bin = (int)(s->confidence[VISION_EL_HEIGHT] * CONFIDENCE_BINS);
+                bin = bin < 0 ? 0 : bin >= CONFIDENCE_BINS ? CONFIDENCE_BINS - 1 : bin;
+                one->height_by_confidence[bin][0]++;
+                one->height_by_confidence[bin][1] += s->height == t->height;
+                one->height_by_confidence[bin][2] +=
+                    s->height == t->height || s->height_or == t->height;
+            }
+            if (s && s->height > 0 && s->confidence[VISION_EL_HEIGHT] >= TRACKER_USES) {
+                one->height_used++;
+                one->height_used_wrong += s->height != t->height && s->height_or != t->height;
+            }
             count(&one->top_by_height[t->height], top);
             count(&one->height_by_height[t->height], height);
             if (info) {
@@ -1144,6 +1169,17 @@ static int accuracy(const accuracy_options *options)
            "right; %ld heights named a runner-up, %.3f%% of them rightly\n",
            share(all->height_in_read, all->stacks), all->height_pair,
            share(all->height_pair_right, all->height_pair));
+    printf("  stack heights the tracker's rules use (confidence >= %.1f): %ld, %.3f%% of them "
+           "wrong with their runner-up\n",
+           TRACKER_USES, all->height_used, share(all->height_used_wrong, all->height_used));
+    printf("  stack heights read, by their confidence (an honest confidence is the share right):");
+    for (int b = 0; b < CONFIDENCE_BINS; b++) {
+        const long *n = all->height_by_confidence[b];
+        printf("%s %.1f-%.1f: %ld, %.1f%% right (%.1f%% with the runner-up)", b ? ";" : "",
+               (double)b / CONFIDENCE_BINS, (double)(b + 1) / CONFIDENCE_BINS, n[0],
+               share(n[1], n[0]), share(n[2], n[0]));
+    }
+    printf("\n");
     print_rwu("token (every tile)", &all->token, NULL);
     print_rwu("token (where one lies)", &all->tokens_lying, NULL);
     printf("  tiles seen where there is none: %ld; adventurers seen on tiles without: %ld; "
