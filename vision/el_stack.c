@@ -8,7 +8,14 @@
  * the foot and height whose capsule holds the most that looks like a piece and the least that
  * looks like the tiles' art or the mat; the top's colour is read where the capsule ends.
  * Near the camera's foot a piece leans its image less than a millimetre and the height cannot
- * be read from the image: lean_mm says so, and the recogniser answers unknown.
+ * be read from the image: lean_mm says so.
+ *
+ * A stack's shadow tells its height too. A far light moves a point's shadow on the table by
+ * the same shadow_per_mm for each millimetre it stands higher, all over the picture, so it is
+ * found once from the stacks whose images lean (el_evidence_find_light); every stack is then
+ * fitted again with its shadow, the band from its foot's disc to its top's moved along the
+ * light, asked to lie where the scenery is seen darkened and not where it is seen lit. Where
+ * neither the image nor the shadow moves enough a piece, the recogniser answers unknown.
  */
 #include "el_internal.h"
 
@@ -454,41 +461,38 @@ static double stack_score(const el_evidence *evidence, const vision_registration
     return score;
 }
 
+/* Sets what (the evidence's value or shade) to -1, cannot say, over the capsule, each pixel
+ * worked out first so that the other of the two is kept. */
+static void explain_capsule(el_evidence *evidence, const capsule *c, signed char *what)
+{
+    const el_table *table = evidence->table;
+    int x0, x1, y0, y1;
+    capsule_bounds(c, &x0, &x1, &y0, &y1);
+    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < table->height; y++) {
+        int from, to;
+        if (!capsule_row(c, y, table->width, &from, &to))
+            continue;
+        for (int x = from; x <= to; x++)
+            el_evidence_at(evidence, x, y);
+        memset(what + (size_t)y * (size_t)table->width + (size_t)from, -1,
+               (size_t)(to - from + 1));
+        evidence->row_stale[y] = 1;
+    }
+}
+
 void el_evidence_explain(el_evidence *evidence, const vision_registration *registration,
                          const el_stack_fit *fit, double radius_mm, double piece_mm)
 {
     const double rim = 1.0; /* the capsule's blurred edge */
-    capsule fitted = capsule_of(registration, fit->foot_mm, radius_mm,
-                                EL_TILE_THICKNESS_MM + fit->height * piece_mm);
+    double top_z = EL_TILE_THICKNESS_MM + fit->height * piece_mm;
+    capsule fitted = capsule_of(registration, fit->foot_mm, radius_mm, top_z);
     capsule c = capsule_make(fitted.from, fitted.from_radius + rim, fitted.to,
                              fitted.to_radius + rim);
-    const el_table *table = evidence->table;
-    int x0, x1, y0, y1;
-    capsule_bounds(&c, &x0, &x1, &y0, &y1);
-    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < table->height; y++) {
-        int from, to;
-        if (!capsule_row(&c, y, table->width, &from, &to))
-            continue;
-        for (int x = from; x <= to; x++) /* its shade is kept: worked out first */
-            el_evidence_at(evidence, x, y);
-        memset(evidence->value + (size_t)y * (size_t)table->width + (size_t)from, -1,
-               (size_t)(to - from + 1));
-        evidence->row_stale[y] = 1;
-    }
-    if (!evidence->light_known)
-        return;
-    capsule shadow = shadow_of(registration, evidence->shadow_per_mm, fit->foot_mm, radius_mm + rim,
-                               EL_TILE_THICKNESS_MM + fit->height * piece_mm);
-    capsule_bounds(&shadow, &x0, &x1, &y0, &y1);
-    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < table->height; y++) {
-        int from, to;
-        if (!capsule_row(&shadow, y, table->width, &from, &to))
-            continue;
-        for (int x = from; x <= to; x++)
-            el_evidence_at(evidence, x, y);
-        memset(evidence->shade + (size_t)y * (size_t)table->width + (size_t)from, -1,
-               (size_t)(to - from + 1));
-        evidence->row_stale[y] = 1;
+    explain_capsule(evidence, &c, evidence->value);
+    if (evidence->light_known) { /* and its shadow: a neighbour's fit does not take it */
+        capsule shadow = shadow_of(registration, evidence->shadow_per_mm, fit->foot_mm,
+                                   radius_mm + rim, top_z);
+        explain_capsule(evidence, &shadow, evidence->shade);
     }
 }
 
