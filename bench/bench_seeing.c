@@ -282,10 +282,10 @@ static void tally_add(tally *into, const tally *from)
     into->height_pair_right += from->height_pair_right;
     into->height_in_read += from->height_in_read;
     into->height_used += from->height_used;
+    into->height_used_wrong += from->height_used_wrong;
     for (int b = 0; b < CONFIDENCE_BINS; b++)
         for (int k = 0; k < 3; k++)
             into->height_by_confidence[b][k] += from->height_by_confidence[b][k];
-    into->height_used_wrong += from->height_used_wrong;
     rwu_add(&into->tokens_lying, &from->tokens_lying);
     into->extra += from->extra;
     into->phantom += from->phantom;
