@@ -219,6 +219,11 @@ static void test_render_info_is_one_camera(void **state)
                            0, 1e-6 * fabs(p[row * 4 + 3]) + 1e-9);
     assert_true(info.piece_diameter_mm >= 13 && info.piece_diameter_mm <= 16);
     assert_true(info.piece_height_mm >= 8 && info.piece_height_mm <= 10);
+    /* a light 30 to 85 degrees high: a shadow moves cot(elevation) a mm of height */
+    double shadow = hypot(info.shadow_per_mm[0], info.shadow_per_mm[1]);
+    const double degree = 3.14159265358979323846 / 180;
+    assert_true(shadow >= 1.0 / tan(85 * degree) - 1e-9);
+    assert_true(shadow <= 1.0 / tan(30 * degree) + 1e-9);
     assert_int_equal(info.tile_count, truth.tile_count);
     /* neighbours one pitch apart (tile plus a gap of 0.5 to 2.5 mm, jitter within the gap) */
     double dx = info.tiles[1].x_mm - info.tiles[0].x_mm,
