@@ -687,14 +687,14 @@ static double to_segment(double x, double y, const double a[2], const double b[2
     return dx * dx + dy * dy;
 }
 
-/* The table of tiles (3 x 5, from 10 mm) with orange stacks on it, drawn as a camera 800 mm
- * above (cx, cy) sees them from above, and their shadows where a far light casts them: each
+/* The table of tiles (3 x 5, from 10 mm) with orange stacks on it, drawn as the camera at
+ * camera_mm sees them from above, and their shadows where a far light casts them: each
  * point's shadow moves shadow_per_mm for each mm it stands higher. */
-static void draw_stacks_and_shadows(const tan_tiles *tiles, double cx, double cy,
+static void draw_stacks_and_shadows(const tan_tiles *tiles, const double camera_mm[3],
                                     const double shadow_per_mm[2], const el_stack_fit *stacks,
                                     int count, double radius, double piece, el_table *table)
 {
-    const double height = 800.0;
+    double cx = camera_mm[0], cy = camera_mm[1], height = camera_mm[2];
     table->width = (int)(20.0 + 5 * tiles->grid.pitch_mm);
     table->height = (int)(20.0 + 3 * tiles->grid.pitch_mm);
     table->colour = malloc((size_t)table->width * (size_t)table->height * 3 * sizeof(float));
@@ -739,9 +739,8 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
     vision_registration registration;
     memset(&registration, 0, sizeof registration);
     /* the camera above the middle of the first column; stacks there and further off */
-    double cx = 10.0 + pitch / 2, cy = 10.0 + 1.5 * pitch;
-    registration.camera_mm[0] = cx;
-    registration.camera_mm[1] = cy;
+    registration.camera_mm[0] = 10.0 + pitch / 2;
+    registration.camera_mm[1] = 10.0 + 1.5 * pitch;
     registration.camera_mm[2] = 800.0;
     el_stack_fit stacks[4];
     memset(stacks, 0, sizeof stacks);
@@ -752,7 +751,7 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
         stacks[i].foot_mm[1] = 10.0 + (rows[i] + 0.5) * pitch;
     }
     el_table table;
-    draw_stacks_and_shadows(tiles, cx, cy, light, stacks, 4, radius, piece, &table);
+    draw_stacks_and_shadows(tiles, registration.camera_mm, light, stacks, 4, radius, piece, &table);
 
     /* found from the three stacks away from the camera */
     el_evidence evidence;
@@ -775,7 +774,7 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
 
     /* a light straight above: no shadow to find it by */
     const double none[2] = {0.0, 0.0};
-    draw_stacks_and_shadows(tiles, cx, cy, none, stacks, 4, radius, piece, &table);
+    draw_stacks_and_shadows(tiles, registration.camera_mm, none, stacks, 4, radius, piece, &table);
     assert_int_equal(el_evidence_init(&evidence, &table, &tiles->scenery, &tiles->model),
                      VISION_OK);
     el_evidence_find_light(&evidence, &registration, stacks + 1, 3, radius, piece);
