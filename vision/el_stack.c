@@ -749,10 +749,12 @@ void el_evidence_find_light(el_evidence *evidence, const vision_registration *re
         length_step = sqrt(length_step);
         double angle = search.angle, length = search.length;
         for (int da = -1; da <= 1; da++)
-            for (int dl = -1; dl <= 1; dl++)
-                if ((da || dl) && length * pow(length_step, dl) <= LIGHT_LONGEST + 1e-9 &&
-                    length * pow(length_step, dl) >= LIGHT_SHORTEST - 1e-9)
-                    try_light(&search, angle + da * angle_step, length * pow(length_step, dl));
+            for (int dl = -1; dl <= 1; dl++) {
+                double tried = length * pow(length_step, dl);
+                if ((da || dl) && tried <= LIGHT_LONGEST + 1e-9 &&
+                    tried >= LIGHT_SHORTEST - 1e-9)
+                    try_light(&search, angle + da * angle_step, tried);
+            }
     }
     free(search.images);
     free(search.image_score);
