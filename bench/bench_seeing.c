@@ -242,8 +242,9 @@ typedef struct tally {
     rwu type, top, height, token; /* type and token over tiles; top and height over stacks */
     long height_pair, height_pair_right; /* heights read with a runner-up; the truth either */
     long height_in_read;          /* the truth is the height read or its runner-up */
-    long height_by_confidence[CONFIDENCE_BINS][3]; /* heights read, by their confidence: how
-                                                      many, right, right or the runner-up */
+    long height_by_confidence[CONFIDENCE_BINS][3]; /* stacks read (on empty tiles too), by
+                                                      their height's confidence: how many,
+                                                      right, right or the runner-up */
     long height_used, height_used_wrong; /* heights the tracker's rules use (confidence at least
                                             TRACKER_USES), and of them neither it nor its
                                             runner-up the truth */
@@ -537,18 +538,6 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
                 one->height_pair_right += s->height == t->height || s->height_or == t->height;
             }
             one->height_in_read += s && (s->height == t->height || s->height_or == t->height);
-            if (s && s->height > 0) {
-                int bin = (int)(s->confidence[VISION_EL_HEIGHT] * CONFIDENCE_BINS);
-                bin = bin < 0 ? 0 : bin >= CONFIDENCE_BINS ? CONFIDENCE_BINS - 1 : bin;
-                one->height_by_confidence[bin][0]++;
-                one->height_by_confidence[bin][1] += s->height == t->height;
-                one->height_by_confidence[bin][2] +=
-                    s->height == t->height || s->height_or == t->height;
-            }
-            if (s && s->height > 0 && s->confidence[VISION_EL_HEIGHT] >= TRACKER_USES) {
-                one->height_used++;
-                one->height_used_wrong += s->height != t->height && s->height_or != t->height;
-            }
             count(&one->top_by_height[t->height], top);
             count(&one->height_by_height[t->height], height);
             if (info) {
@@ -594,6 +583,19 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
         if (s) {
             claim(one, VISION_EL_TOP, top, s->confidence);
             claim(one, VISION_EL_HEIGHT, height, s->confidence);
+        }
+        /* Every stack read, on an empty tile too (the rules would take it as adventurers). */
+        if (s && s->height > 0) {
+            int bin = (int)(s->confidence[VISION_EL_HEIGHT] * CONFIDENCE_BINS);
+            bin = bin < 0 ? 0 : bin >= CONFIDENCE_BINS ? CONFIDENCE_BINS - 1 : bin;
+            one->height_by_confidence[bin][0]++;
+            one->height_by_confidence[bin][1] += s->height == t->height;
+            one->height_by_confidence[bin][2] +=
+                s->height == t->height || s->height_or == t->height;
+            if (s->confidence[VISION_EL_HEIGHT] >= TRACKER_USES) {
+                one->height_used++;
+                one->height_used_wrong += s->height != t->height && s->height_or != t->height;
+            }
         }
         verdict all[4] = {type, top, height, token};
         for (int k = 0; k < 4; k++) {
@@ -1169,10 +1171,11 @@ static int accuracy(const accuracy_options *options)
            "right; %ld heights named a runner-up, %.3f%% of them rightly\n",
            share(all->height_in_read, all->stacks), all->height_pair,
            share(all->height_pair_right, all->height_pair));
-    printf("  stack heights the tracker's rules use (confidence >= %.1f): %ld, %.3f%% of them "
-           "wrong with their runner-up\n",
+    printf("  stack heights the tracker's rules use (confidence >= %.1f; on empty tiles too): "
+           "%ld, %.3f%% of them wrong with their runner-up\n",
            TRACKER_USES, all->height_used, share(all->height_used_wrong, all->height_used));
-    printf("  stack heights read, by their confidence (an honest confidence is the share right):");
+    printf("  stack heights read (on empty tiles too), by their confidence (an honest confidence "
+           "is the share right):");
     for (int b = 0; b < CONFIDENCE_BINS; b++) {
         const long *n = all->height_by_confidence[b];
         printf("%s %.1f-%.1f: %ld, %.1f%% right (%.1f%% with the runner-up)", b ? ";" : "",
