@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <poll.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +30,7 @@ typedef struct run_request {
     bool watch;         /* at the source's pace, the scoreboard, the default archive */
     bool resume;
     int64_t resume_id;  /* 0 with resume: the last unfinished game */
+    bool turn_key;      /* the players type e at every turn's end (watch) */
     int seat_deg_count;
     double seat_deg[RULES_MAX_SEATS];
 } run_request;
@@ -230,22 +232,29 @@ static bool next_typed_line(typed *in, char *line, size_t size)
     }
 }
 
-/* A candidate's number for the last ambiguous table; anything else is explained. Fails only
- * when the archive does. */
-static tracker_status take_answer(printer *out, const char *line)
+/* What the players type: a candidate's number for the last ambiguous table, or "e" (or "end")
+ * when a turn is over; anything else is explained. Fails only when the archive does. */
+static tracker_status take_typed_line(printer *out, const char *line)
 {
-    char *end = NULL;
-    long candidate = strtol(line, &end, 10);
-    while (end && (*end == ' ' || *end == '\t' || *end == '\r'))
-        end++;
-    if (line[strspn(line, " \t\r")] == '\0')
+    const char *word = line + strspn(line, " \t\r");
+    size_t length = strcspn(word, " \t\r");
+    if (length == 0)
         return TRACKER_OK;
     clear_bar(out);
     tracker_status status = TRACKER_OK;
-    if (end == line || *end != '\0' || candidate < 1 || candidate > 99)
-        fprintf(stderr, "tablescribe %s: '%.40s': type the number of one of an ambiguous "
-                "table's candidates and Enter\n", out->command->name, line);
-    else if ((status = pipeline_choose(out->pipeline, (int)candidate)) == TRACKER_BAD_INPUT)
+    char *end = NULL;
+    long candidate = strtol(word, &end, 10);
+    bool alone = word[length + strspn(word + length, " \t\r")] == '\0';
+    if (alone && ((length == 1 && (*word == 'e' || *word == 'E')) ||
+                  (length == 3 && strncasecmp(word, "end", 3) == 0)))
+        status = pipeline_end_turn(out->pipeline);
+    else if (!alone || end != word + length || candidate < 1 || candidate > 99) {
+        fprintf(stderr, "tablescribe %s: '%.40s': type e and Enter when a turn is over, or the "
+                "number of one of an ambiguous table's candidates and Enter\n",
+                out->command->name, line);
+    } else
+        status = pipeline_choose(out->pipeline, (int)candidate);
+    if (status == TRACKER_BAD_INPUT)
         fprintf(stderr, "tablescribe %s: %s\n", out->command->name,
                 pipeline_error(out->pipeline));
     fflush(stdout);
@@ -368,6 +377,7 @@ static int run(const cli_command *command, const run_request *request)
     config.tracker.game = request->game;
     config.tracker.options.seats = request->players ? request->players
                                                     : (request->seat_deg_count ? request->seat_deg_count : 2);
+    config.tracker.turn_ends_signalled = request->turn_key;
     config.seat_deg_count = request->seat_deg_count;
     memcpy(config.seat_deg, request->seat_deg, sizeof config.seat_deg);
     if (code == EXIT_OK && request->resume) {
@@ -424,6 +434,8 @@ static int run(const cli_command *command, const run_request *request)
         else
             printf("watching %s: %s, %d players; Ctrl-C stops\n", request->source, request->game,
                    config.tracker.options.seats);
+        if (request->turn_key)
+            printf("type e and Enter at the end of every turn\n");
         fflush(stdout);
     }
     double started = vision_clock_ms() / 1000.0, first_frame_ms = NAN, shown = -1;
@@ -458,7 +470,7 @@ static int run(const cli_command *command, const run_request *request)
         tracker_status status = pipeline_feed(p, &frame);
         char line[sizeof answers.buffer];
         while (status == TRACKER_OK && next_typed_line(&answers, line, sizeof line))
-            status = take_answer(&out, line);
+            status = take_typed_line(&out, line);
         if (status != TRACKER_OK) {
             clear_bar(&out);
             cli_error(command, "%s", pipeline_error(p));
@@ -530,7 +542,7 @@ static int parse(const cli_command *command, int argc, char **argv, bool watch,
 {
     enum {
         OPTION_GAME = 1, OPTION_SOURCE, OPTION_PROFILE, OPTION_DB, OPTION_JSON, OPTION_PLAYERS,
-        OPTION_SEATS_AT, OPTION_RESUME, OPTION_WEB
+        OPTION_SEATS_AT, OPTION_RESUME, OPTION_WEB, OPTION_TURN_KEY
     };
     static const struct option replay_options[] = {
         {"game", required_argument, NULL, OPTION_GAME},
@@ -550,6 +562,7 @@ static int parse(const cli_command *command, int argc, char **argv, bool watch,
         {"players", required_argument, NULL, OPTION_PLAYERS},
         {"seats-at", required_argument, NULL, OPTION_SEATS_AT},
         {"resume", no_argument, NULL, OPTION_RESUME},
+        {"turn-key", no_argument, NULL, OPTION_TURN_KEY},
         {"web", required_argument, NULL, OPTION_WEB},
         {NULL, 0, NULL, 0},
     };
@@ -593,6 +606,9 @@ static int parse(const cli_command *command, int argc, char **argv, bool watch,
             /* an optional game id as the next word: `--resume 12` as well as `--resume` */
             if (optind < argc && cli_parse_game_id(argv[optind], &request->resume_id))
                 optind++;
+            break;
+        case OPTION_TURN_KEY:
+            request->turn_key = true;
             break;
         case OPTION_WEB:
             return cli_usage_error(command, "--web %s: the live page is not available yet", optarg);

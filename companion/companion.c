@@ -19,6 +19,7 @@ static const cli_command commands[] = {
     {"watch", "watch a table: track, check, score and archive a game",
      "usage: tablescribe watch [--game G] [--players N] [--source SRC] [--profile P]\n"
      "                         [--db FILE] [--resume [GAME_ID]] [--seats-at DEG,DEG,..]\n"
+     "                         [--turn-key]\n"
      "\n"
      "The main job: watches the table at the source's pace, waits while hands are over it,\n"
      "reads each settled table, checks the moves against the game's rules, and prints the\n"
@@ -26,9 +27,11 @@ static const cli_command commands[] = {
      "warning for each table that does not fit (a flag: nothing is committed until the table\n"
      "is explained), a moved camera, a hand resting on the table. What the camera cannot tell\n"
      "(a camp's count hidden in its stack) is flagged ambiguous with numbered candidates: type\n"
-     "the right one's number and Enter, and it is committed (the answer archived with it). The\n"
-     "game is written to the archive as it goes; Ctrl-C stops, and --resume continues the game\n"
-     "later. With no --source it watches the built-in demo table.\n"
+     "the right one's number and Enter, and it is committed (the answer archived with it).\n"
+     "No camera sees a turn end: it is inferred from the next seat's action, or typed: e and\n"
+     "Enter when a turn is over. The game is written to the archive as it goes; Ctrl-C stops,\n"
+     "and --resume continues the game later. With no --source it watches the built-in demo\n"
+     "table.\n"
      "\n"
      "  --game G        default expedition-luxor\n"
      "  --players N     2 to 4 (default 2)\n"
@@ -40,6 +43,8 @@ static const cli_command commands[] = {
      "  --seats-at D,.. where the players sit, one azimuth a seat in play order: 0 = the mat's\n"
      "                  bottom edge (marker 3 to marker 2), counter-clockwise (default seat k of\n"
      "                  N at 360 k / N); the arm reaching in tells whose turn it is\n"
+     "  --turn-key      the players type e and Enter at the end of every turn: no end is\n"
+     "                  inferred, so who placed a plain tile is never in doubt\n"
      "  --web H:P       serve the live page there (not available yet)\n",
      cli_watch, NULL},
     {"replay", "run a recording through the whole pipeline, as fast as it reads",

@@ -31,6 +31,8 @@ struct pipeline {
                                  period's first frame) */
     double read_started;      /* wall clock when its frame arrived, ms */
     int read_acting;          /* the acting seat handed to the tracker with it */
+    bool as_read;             /* the table has not moved since the tracker last took it */
+    bool end_signalled;       /* the players' turn end, for the next table read */
     vision_el_observation *seen;
     el_observation *rules_seen;
     el_observation *rules_sure; /* the same with fields below sure_confidence unseen */
@@ -330,6 +332,21 @@ tracker_status pipeline_choose(pipeline *p, int candidate)
     return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
 }
 
+tracker_status pipeline_end_turn(pipeline *p)
+{
+    if (!p->tracker)
+        return fail(p, TRACKER_BAD_INPUT, "no turn to end: the table was never seen");
+    if (!p->as_read) { /* the turn's last action may be settling still: ended after its table */
+        p->end_signalled = true;
+        return TRACKER_OK;
+    }
+    p->stable_ms = isnan(p->last_frame_ms) ? 0 : p->last_frame_ms;
+    p->read_started = vision_clock_ms();
+    p->read_acting = -1;
+    tracker_status status = tracker_end_turn(p->tracker, p->stable_ms / 1000);
+    return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
+}
+
 /* ---- one frame ---- */
 
 /* Notes the seat whose arm this BUSY frame shows, if one does. */
@@ -405,8 +422,11 @@ static tracker_status read_table(pipeline *p, const capture_frame *frame)
     p->read_acting = p->acting >= 0 ? p->acting : -1;
     tracker_table table = {.frame_time = frame->time_ms / 1000, .observation = p->rules_seen,
                            .cautious_observation = cautious ? p->rules_sure : NULL,
-                           .confidence = confidence, .acting_known = p->acting >= 0,
+                           .confidence = confidence, .turn_ended = p->end_signalled,
+                           .acting_known = p->acting >= 0,
                            .acting_seat = p->acting >= 0 ? p->acting : 0};
+    p->end_signalled = false;
+    p->as_read = true;
     p->stats.reads++;
     p->stats.acting_known += p->acting >= 0;
     p->acting = -1;
@@ -523,6 +543,7 @@ tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
                       "frame %d: %s", frame->index, error);
         goto done;
     }
+    p->as_read = report.state == GATE_IDLE && p->as_read;
     if (report.state == GATE_BUSY) {
         p->stats.busy++;
         t = vision_clock_ms();

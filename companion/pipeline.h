@@ -14,11 +14,12 @@
  *                                                              │
  *                                          pipeline_event ◀────┘ moves, flags, game over
  *
- * Turn ends: no camera sees one (tracker.h). The recorder and the players sit at known sides
- * (seat k of N at azimuth 360 k / N by default, pipeline_config.seat_deg otherwise); when the
- * arms seen since the last read are one seat's, that seat is the table's acting seat, and the
- * tracker believes only explanations whose last action is that seat's. Two seats' arms, an arm
- * across two edges, or one halfway between two seats: no acting seat (the tracker infers).
+ * Turn ends: no camera sees one (tracker.h); the players may say so (pipeline_end_turn). The
+ * recorder and the players sit at known sides (seat k of N at azimuth 360 k / N by default,
+ * pipeline_config.seat_deg otherwise); when the arms seen since the last read are one seat's,
+ * that seat is the table's acting seat, and the tracker believes only explanations whose last
+ * action is that seat's. Two seats' arms, an arm across two edges, or one halfway between two
+ * seats: no acting seat (the tracker infers).
  *
  * Times: frame times are the source's (ms); stage times are wall-clock ms of this process.
  */
@@ -164,6 +165,15 @@ const tracker *pipeline_tracker(const pipeline *p);
  * is out of range.
  */
 tracker_status pipeline_choose(pipeline *p, int candidate);
+
+/*
+ * The players say the active seat's turn is over (a key at the table). When the table has not
+ * moved since it was last read, the turn ends now (tracker_end_turn); otherwise the turn's last
+ * action may still be settling, and the end comes with the next table read
+ * (tracker_table.turn_ended). With config->tracker.turn_ends_signalled the players say every
+ * end so. TRACKER_BAD_INPUT before the table was ever seen; the tracker's otherwise.
+ */
+tracker_status pipeline_end_turn(pipeline *p);
 
 /* ---- the stages that can be tested alone ---- */
 

@@ -689,6 +689,15 @@ tracker_status tracker_choose(tracker *t, int candidate, double frame_time)
     return status;
 }
 
+tracker_status tracker_end_turn(tracker *t, double frame_time)
+{
+    if (t->over)
+        return TRACKER_OK;
+    tracker_table now = {.frame_time = frame_time, .confidence = NAN};
+    t->end_owed = true;
+    return take_turn_end(t, &now);
+}
+
 int tracker_candidates(const tracker *t)
 {
     return t->choosable && !t->over ? t->hypothesis_count : 0;

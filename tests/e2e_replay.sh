@@ -97,11 +97,17 @@ refuse "watch on a bad demo spec" "demo:-1" watch --profile box.yaml --source de
 run 2 watch --source dir:rec --profile box.yaml --db none.sqlite --resume && \
     expect "watch --resume with nothing to resume: one line ($err)" one_line "$err"
 
-# ---- watch takes the players' answers on standard input ----
-printf 'hello\n99\n' | "$tablescribe" watch --source dir:rec --profile box.yaml --db answers.sqlite \
-    >answers.txt 2>answers.err
+# ---- watch takes the players' answers and turn ends on standard input ----
+# 'e' comes before the first table is read: the turn end waits for that table, the start
+# layout, after which the first seat has not acted yet.
+printf 'hello\n99\ne\n' | "$tablescribe" watch --source dir:rec --profile box.yaml \
+    --db answers.sqlite --turn-key >answers.txt 2>answers.err
 expect "watch: an answer that is no number is explained ($(head -c 300 answers.err))" \
-    grep -q "'hello': type the number of one of an ambiguous table's candidates" answers.err
+    grep -q "'hello': type e and Enter when a turn is over, or the number of one" answers.err
+expect "watch --turn-key says what to type" grep -q "type e and Enter at the end of every turn" \
+    answers.txt
+expect "watch: a turn end typed before the first table is taken with it ($(grep -m2 warning answers.txt))" \
+    grep -q "warning: turn end: orange cannot end the turn before acting" answers.txt
 expect "watch: a number no candidate has is refused with its reason" \
     grep -Eq "candidate 99: the table waits on candidates 1 to|nothing to choose: no ambiguous table waits" \
     answers.err

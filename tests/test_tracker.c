@@ -846,6 +846,38 @@ static void test_tracker_commits_an_answer_across_a_signalled_end_once(void **st
                                           "black: desert-camp@1,2 x1", NULL});
 }
 
+/* The players' key, pressed after the table was read (no table comes with it): an end before
+ * acting is flagged; after the camp, the end is committed; with a camp read "2 or 3", both
+ * waiting games carry it, and a later table decides with it. */
+static void test_tracker_ends_the_turn_when_the_players_say_so(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(tracker_end_turn(f->t, 1.5), TRACKER_OK);
+    assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_TURN_END);
+    assert_non_null(strstr(f->seen.last_flag, "orange cannot end the turn before acting"));
+    assert_int_equal(tracker_actions(f->t), 1);
+
+    play(&f->truth, "desert-camp@0,2 x1");
+    feed(f->t, &f->truth, 2, false);
+    play(&f->truth, "end");
+    assert_int_equal(tracker_end_turn(f->t, 2.5), TRACKER_OK);
+    assert_archived(f, 3, 1, (const char *const[]){"orange: desert-camp@0,2 x1", "orange: end",
+                                                   NULL});
+
+    play(&f->truth, "black: desert-camp@1,2 x2");
+    feed_two_heights(f->t, &f->truth, 1, 2, 2, 3, 3, false);
+    assert_true(tracker_pending(f->t));
+    play(&f->truth, "end");
+    assert_int_equal(tracker_end_turn(f->t, 3.5), TRACKER_OK);
+    assert_int_equal(tracker_actions(f->t), 3);
+    play(&f->truth, "orange: desert@0,3");
+    feed(f->t, &f->truth, 4, false); /* the camp read 2 */
+    assert_false(tracker_pending(f->t));
+    assert_archived(f, 6, 3,
+                    (const char *const[]){"black: desert-camp@1,2 x2", "black: end",
+                                          "orange: desert@0,3", NULL});
+}
+
 static void feed_acting(tracker *t, const el_state *truth, double time, int seat)
 {
     feed_table(t, truth, (tracker_table){.frame_time = time, .confidence = 0.9,
@@ -995,6 +1027,7 @@ int main(void)
         TEST(test_tracker_carries_undecided_games_until_a_table_decides,
              setup_signalled_started),
         TEST(test_tracker_takes_an_end_signalled_at_a_misread_table, setup_signalled_started),
+        TEST(test_tracker_ends_the_turn_when_the_players_say_so, setup_signalled_started),
         TEST(test_tracker_commits_an_answer_across_a_signalled_end_once,
              setup_signalled_started),
         TEST(test_tracker_archives_no_false_move_when_the_players_answer, setup),
