@@ -3,6 +3,7 @@
  *
  *   bench_replay [--games N] [--lines L] [--width W --height H] [--seed S] [--keep DIR]
  *                [--min-confidence C] [--sure-confidence C] [--marker-mm M] [--answer]
+ *                [--turn-key]
  *
  * A box is taught from one render of the teaching layout (tablescribe calibrate teach); N
  * random 2-player games (default 2), each cut after L lines (default 12), are recorded with
@@ -23,7 +24,9 @@
  * right against false ones. --answer: the players answer each ambiguous table the tracker
  * offers to them (tracker_candidates) as they would at the table, with the candidate that is
  * what they played (the script's next lines), and the answers are counted: the camera and the
- * players together, where the default is the camera alone. BENCH_VERBOSE=1 prints each flag
+ * players together, where the default is the camera alone. --turn-key: the players type each
+ * turn end of the script (pipeline_end_turn, turn ends signalled: none inferred), before the
+ * next action's hand reaches in. BENCH_VERBOSE=1 prints each flag
  * with its reason (what the rules could not explain) and each move with its latency.
  */
 #define _XOPEN_SOURCE 700
@@ -35,6 +38,7 @@
 #include <jansson.h>
 
 #include <ftw.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <sys/wait.h>
@@ -63,6 +67,7 @@ static void collect_line(void *context, const char *line)
  * hand played (the start layout, a turn's end). */
 typedef struct hands {
     double left_ms[LINES_MAX];
+    int first_frame[LINES_MAX]; /* the first frame the line's hand is in view; -1 none */
 } hands;
 
 /*
@@ -73,8 +78,10 @@ typedef struct hands {
  */
 static bool read_hands(const char *recording, hands *out)
 {
-    for (int i = 0; i < LINES_MAX; i++)
+    for (int i = 0; i < LINES_MAX; i++) {
         out->left_ms[i] = NAN;
+        out->first_frame[i] = -1;
+    }
     char path[700];
     snprintf(path, sizeof path, "%s/truth.json", recording);
     json_error_t problem;
@@ -84,9 +91,12 @@ static bool read_hands(const char *recording, hands *out)
     size_t k;
     json_array_foreach(actions, k, action) {
         json_int_t line = json_integer_value(json_object_get(action, "line"));
-        json_t *last = json_array_get(json_object_get(action, "hand_frames"), 1);
+        json_t *frames = json_object_get(action, "hand_frames");
+        json_t *first = json_array_get(frames, 0), *last = json_array_get(frames, 1);
         if (line >= 1 && line <= LINES_MAX && json_is_integer(last) && fps > 0)
             out->left_ms[line - 1] = (double)(json_integer_value(last) + 1) * 1000 / fps;
+        if (line >= 1 && line <= LINES_MAX && json_is_integer(first))
+            out->first_frame[line - 1] = (int)json_integer_value(first);
     }
     bool read = index && fps > 0 && json_is_array(actions);
     if (!read)
@@ -114,6 +124,41 @@ static bool ends_turn(const char *line)
 {
     size_t length = strlen(line);
     return length >= 5 && strcmp(line + length - 5, ": end") == 0;
+}
+
+/* --turn-key: the frames before which the players type each turn end the script has (in
+ * *at, in order), as they would: before the next action's hand reaches in; INT_MAX after the
+ * recording, when no action follows. Returns how many. */
+static int plan_turn_keys(const script *expected, const hands *hands, int *at)
+{
+    int count = 0;
+    for (int i = 0; i < expected->count; i++) {
+        if (!ends_turn(expected->lines[i]))
+            continue;
+        at[count] = INT_MAX;
+        for (int j = i + 1; j < expected->count && at[count] == INT_MAX; j++)
+            if (hands->first_frame[j] >= 0)
+                at[count] = hands->first_frame[j];
+        count++;
+    }
+    return count;
+}
+
+/* --turn-key: types the turn ends planned up to frame (INT_MAX: all that are left). One the
+ * pipeline refuses (the table not seen yet) is counted, not a failure. */
+static tracker_status type_turn_keys(pipeline *p, const int *at, int count, int *typed,
+                                     int frame, int *refused)
+{
+    tracker_status status = TRACKER_OK;
+    while (status == TRACKER_OK && *typed < count && at[*typed] <= frame) {
+        (*typed)++;
+        status = pipeline_end_turn(p);
+        if (status == TRACKER_BAD_INPUT) {
+            (*refused)++;
+            status = TRACKER_OK;
+        }
+    }
+    return status;
 }
 
 /* Whether lines ('\n' between) are the script's next lines, from the first not committed. */
@@ -252,6 +297,7 @@ int main(int argc, char **argv)
     unsigned long long seed = 1;
     const char *keep = NULL;
     bool answering = false; /* --answer: the players answer the ambiguous tables */
+    bool turn_key = false;  /* --turn-key: the players type every turn end */
     pipeline_config defaults;
     pipeline_config_default(&defaults);
     double min_confidence = defaults.min_confidence;
@@ -273,6 +319,8 @@ int main(int argc, char **argv)
             keep = argv[++i];
         else if (strcmp(argv[i], "--answer") == 0)
             answering = true;
+        else if (strcmp(argv[i], "--turn-key") == 0)
+            turn_key = true;
         else if (strcmp(argv[i], "--marker-mm") == 0 && value) {
             char *end = NULL;
             long mm = strtol(argv[++i], &end, 10);
@@ -290,7 +338,7 @@ int main(int argc, char **argv)
         else {
             fprintf(stderr, "usage: bench_replay [--games N] [--lines L] [--width W --height H] "
                             "[--seed S] [--keep DIR] [--min-confidence C] "
-                            "[--sure-confidence C] [--marker-mm M] [--answer]\n");
+                            "[--sure-confidence C] [--marker-mm M] [--answer] [--turn-key]\n");
             return 2;
         }
     }
@@ -345,6 +393,7 @@ int main(int argc, char **argv)
     int games_wrong = 0, games_unread = 0; /* games with a false move; games never read */
     int games_skipped = 0;                 /* games not recorded or not replayed */
     int total_answers = 0, total_unanswerable = 0, total_beyond = 0, total_unseen = 0;
+    int total_keys = 0, total_keys_refused = 0; /* --turn-key */
     long frames = 0;
     double seconds = 0;
     pipeline_stats sum = {0};
@@ -400,6 +449,7 @@ int main(int argc, char **argv)
         pc.profile = profile;
         pc.min_confidence = (float)min_confidence;
         pc.sure_confidence = (float)sure_confidence;
+        pc.tracker.turn_ends_signalled = turn_key;
         pc.on_event = on_event;
         pc.context = &run;
         pipeline *p = NULL;
@@ -414,13 +464,23 @@ int main(int argc, char **argv)
         capture_frame frame;
         capture_status read;
         bool cut = false; /* the replay stopped before the recording's end */
+        int keys_at[LINES_MAX], keys = turn_key ? plan_turn_keys(&expected, &hands, keys_at) : 0;
+        int typed = 0, refused = 0;
         while ((read = capture_read(source, &frame)) == CAPTURE_OK)
-            if (pipeline_feed(p, &frame) != TRACKER_OK ||
+            if (type_turn_keys(p, keys_at, keys, &typed, frame.index, &refused) != TRACKER_OK ||
+                pipeline_feed(p, &frame) != TRACKER_OK ||
                 (answering && answer(p, &run) != TRACKER_OK)) {
                 fprintf(stderr, "bench_replay: game %d: %s\n", g, pipeline_error(p));
                 cut = true;
                 break;
             }
+        if (!cut && (type_turn_keys(p, keys_at, keys, &typed, INT_MAX, &refused) != TRACKER_OK ||
+                     (answering && answer(p, &run) != TRACKER_OK))) {
+            fprintf(stderr, "bench_replay: game %d: %s\n", g, pipeline_error(p));
+            cut = true;
+        }
+        total_keys += typed;
+        total_keys_refused += refused;
         games_skipped += cut;
         seconds += bench_seconds() - started;
         const pipeline_stats *s = pipeline_stats_get(p);
@@ -437,7 +497,7 @@ int main(int argc, char **argv)
         /* A script's last line that ends a turn has nothing after it to show it (with turn
          * ends inferred, the next seat's action shows it): no table can, so it is counted
          * apart, neither right nor missed. */
-        int unseen = run.matched < expected.count &&
+        int unseen = !turn_key && run.matched < expected.count &&
                      ends_turn(expected.lines[expected.count - 1]);
         int missed = expected.count - run.matched - unseen;
         printf("game %d: %ld frames, %d script lines: %d committed in order, %d false, %d missed, "
@@ -447,6 +507,8 @@ int main(int argc, char **argv)
         if (answering)
             printf("; %d answers, %d questions no candidate fits", run.answers,
                    run.unanswerable);
+        if (turn_key)
+            printf("; %d turn ends typed (%d before the table was seen)", typed, refused);
         putchar('\n');
         total_answers += run.answers;
         total_beyond += run.beyond;
@@ -483,6 +545,9 @@ int main(int argc, char **argv)
         printf("scripts whose last line is a turn end nothing after it shows (it is seen in "
                "the next seat's action): %d, that line counted neither right nor missed\n",
                total_unseen);
+    if (turn_key)
+        printf("the players typed %d turn ends, each before the next action's hand reached in "
+               "(%d before the table was seen, refused)\n", total_keys, total_keys_refused);
     if (answering)
         printf("the players answered %d ambiguous tables (the candidate that is the script's "
                "next lines); %d had no such candidate\n",

@@ -59,6 +59,8 @@ struct tracker {
     bool over;
     bool closed_by_rules; /* the last action committed was forced: the turn is closed already */
     bool end_owed;        /* a signalled turn end waits for the table to settle */
+    bool last_untaken;    /* the last table observed was not taken (unexplained, cut): an end
+                             the players signal after it waits for a table that is */
     char last_flag[TRACKER_TEXT_MAX]; /* not raised again while it stays the same */
     char error[320];
 };
@@ -644,6 +646,7 @@ tracker_status tracker_observe(tracker *t, const tracker_table *table)
         return TRACKER_OK;
     bool taken;
     tracker_status status = take_table(t, table, &taken);
+    t->last_untaken = !taken;
     if (status != TRACKER_OK || t->over)
         return status;
     if (!t->pending)
@@ -695,7 +698,7 @@ tracker_status tracker_end_turn(tracker *t, double frame_time)
         return TRACKER_OK;
     tracker_table now = {.frame_time = frame_time, .confidence = NAN};
     t->end_owed = true;
-    return take_turn_end(t, &now);
+    return t->last_untaken ? TRACKER_OK : take_turn_end(t, &now);
 }
 
 int tracker_candidates(const tracker *t)

@@ -191,9 +191,9 @@ tracker_status tracker_choose(tracker *t, int candidate, double frame_time);
  * The players say the active seat's turn is over (a key at the table), as the game stands after
  * the last table observed: the same as that table's turn_ended, given after it. The end is
  * committed at frame_time, or carried by every waiting game when the table was ambiguous, or
- * owed to the next table explained when it was not; one the rules already forced is not ended
- * twice; a seat that has not acted yet raises a TRACKER_FLAG_TURN_END. TRACKER_ARCHIVE as
- * tracker_observe.
+ * owed to the next table explained when it was not explained (or not wholly); one the rules
+ * already forced is not ended twice; a seat that has not acted yet raises a
+ * TRACKER_FLAG_TURN_END. TRACKER_ARCHIVE as tracker_observe.
  */
 tracker_status tracker_end_turn(tracker *t, double frame_time);
 

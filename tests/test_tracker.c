@@ -878,6 +878,30 @@ static void test_tracker_ends_the_turn_when_the_players_say_so(void **state)
                                           "orange: desert@0,3", NULL});
 }
 
+/* The players' key after a table the camera misread: the end waits for a table read right,
+ * which is explained across it (the key once closed the committed game's turn, where the seat
+ * had not acted, and was lost). */
+static void test_tracker_owes_a_typed_end_after_an_unexplained_table(void **state)
+{
+    fixture *f = *state;
+    play(&f->truth, "desert-camp@0,2 x1");
+    el_observation o;
+    observe_a_lake_at(&f->truth, 0, 1, &o); /* the start's mountain misread */
+    feed_observation(f->t, &o, 2);
+    assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_UNEXPLAINED);
+    play(&f->truth, "end");
+    assert_int_equal(tracker_end_turn(f->t, 2.5), TRACKER_OK);
+    assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_UNEXPLAINED);
+    assert_int_equal(tracker_actions(f->t), 1);
+
+    play(&f->truth, "black: desert-camp@1,2 x1");
+    feed(f->t, &f->truth, 3, false);
+    assert_false(tracker_pending(f->t));
+    assert_archived(f, 4, 1,
+                    (const char *const[]){"orange: desert-camp@0,2 x1", "orange: end",
+                                          "black: desert-camp@1,2 x1", NULL});
+}
+
 static void feed_acting(tracker *t, const el_state *truth, double time, int seat)
 {
     feed_table(t, truth, (tracker_table){.frame_time = time, .confidence = 0.9,
@@ -1028,6 +1052,7 @@ int main(void)
              setup_signalled_started),
         TEST(test_tracker_takes_an_end_signalled_at_a_misread_table, setup_signalled_started),
         TEST(test_tracker_ends_the_turn_when_the_players_say_so, setup_signalled_started),
+        TEST(test_tracker_owes_a_typed_end_after_an_unexplained_table, setup_signalled_started),
         TEST(test_tracker_commits_an_answer_across_a_signalled_end_once,
              setup_signalled_started),
         TEST(test_tracker_archives_no_false_move_when_the_players_answer, setup),
