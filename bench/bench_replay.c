@@ -25,8 +25,8 @@
  * offers to them (tracker_candidates) as they would at the table, with the candidate that is
  * what they played (the script's next lines), and the answers are counted: the camera and the
  * players together, where the default is the camera alone. --turn-key: the players type each
- * turn end of the script (pipeline_end_turn, turn ends signalled: none inferred), before the
- * next action's hand reaches in. BENCH_VERBOSE=1 prints each flag
+ * turn end of the script (pipeline_end_turn, turn ends signalled: none inferred) as soon as
+ * the turn's last hand has left the mat. BENCH_VERBOSE=1 prints each flag
  * with its reason (what the rules could not explain) and each move with its latency.
  */
 #define _XOPEN_SOURCE 700
@@ -67,7 +67,7 @@ static void collect_line(void *context, const char *line)
  * hand played (the start layout, a turn's end). */
 typedef struct hands {
     double left_ms[LINES_MAX];
-    int first_frame[LINES_MAX]; /* the first frame the line's hand is in view; -1 none */
+    int last_frame[LINES_MAX]; /* the last frame the line's hand is in view; -1 none */
 } hands;
 
 /*
@@ -80,7 +80,7 @@ static bool read_hands(const char *recording, hands *out)
 {
     for (int i = 0; i < LINES_MAX; i++) {
         out->left_ms[i] = NAN;
-        out->first_frame[i] = -1;
+        out->last_frame[i] = -1;
     }
     char path[700];
     snprintf(path, sizeof path, "%s/truth.json", recording);
@@ -91,12 +91,11 @@ static bool read_hands(const char *recording, hands *out)
     size_t k;
     json_array_foreach(actions, k, action) {
         json_int_t line = json_integer_value(json_object_get(action, "line"));
-        json_t *frames = json_object_get(action, "hand_frames");
-        json_t *first = json_array_get(frames, 0), *last = json_array_get(frames, 1);
-        if (line >= 1 && line <= LINES_MAX && json_is_integer(last) && fps > 0)
+        json_t *last = json_array_get(json_object_get(action, "hand_frames"), 1);
+        if (line >= 1 && line <= LINES_MAX && json_is_integer(last) && fps > 0) {
             out->left_ms[line - 1] = (double)(json_integer_value(last) + 1) * 1000 / fps;
-        if (line >= 1 && line <= LINES_MAX && json_is_integer(first))
-            out->first_frame[line - 1] = (int)json_integer_value(first);
+            out->last_frame[line - 1] = (int)json_integer_value(last);
+        }
     }
     bool read = index && fps > 0 && json_is_array(actions);
     if (!read)
@@ -127,18 +126,18 @@ static bool ends_turn(const char *line)
 }
 
 /* --turn-key: the frames before which the players type each turn end the script has (in
- * *at, in order), as they would: before the next action's hand reaches in; INT_MAX after the
- * recording, when no action follows. Returns how many. */
+ * *at, in order), as they would: as soon as the turn's last hand has left the mat, while the
+ * table settles (the end comes with the table read then). Returns how many. */
 static int plan_turn_keys(const script *expected, const hands *hands, int *at)
 {
     int count = 0;
     for (int i = 0; i < expected->count; i++) {
         if (!ends_turn(expected->lines[i]))
             continue;
-        at[count] = INT_MAX;
-        for (int j = i + 1; j < expected->count && at[count] == INT_MAX; j++)
-            if (hands->first_frame[j] >= 0)
-                at[count] = hands->first_frame[j];
+        at[count] = 0;
+        for (int j = i - 1; j >= 0 && at[count] == 0; j--)
+            if (hands->last_frame[j] >= 0)
+                at[count] = hands->last_frame[j] + 1;
         count++;
     }
     return count;
@@ -546,8 +545,8 @@ int main(int argc, char **argv)
                "the next seat's action): %d, that line counted neither right nor missed\n",
                total_unseen);
     if (turn_key)
-        printf("the players typed %d turn ends, each before the next action's hand reached in "
-               "(%d before the table was seen, refused)\n", total_keys, total_keys_refused);
+        printf("the players typed %d turn ends, each as the turn's last hand left the mat (%d "
+               "before the table was seen, refused)\n", total_keys, total_keys_refused);
     if (answering)
         printf("the players answered %d ambiguous tables (the candidate that is the script's "
                "next lines); %d had no such candidate\n",

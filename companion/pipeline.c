@@ -31,7 +31,8 @@ struct pipeline {
                                  period's first frame) */
     double read_started;      /* wall clock when its frame arrived, ms */
     int read_acting;          /* the acting seat handed to the tracker with it */
-    bool as_read;             /* the table has not moved since the tracker last took it */
+    bool as_read;             /* the table is as the tracker last took it: read, and no hand
+                                 since (the gate IDLE, or SETTLING after neither) */
     bool end_signalled;       /* the players' turn end, for the next table read */
     vision_el_observation *seen;
     el_observation *rules_seen;
@@ -543,7 +544,10 @@ tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
                       "frame %d: %s", frame->index, error);
         goto done;
     }
-    p->as_read = report.state == GATE_IDLE && p->as_read;
+    /* a hand moved things, or a still table waits to be read; a SETTLING frame after none (a
+     * shadow's edge, the next arm's tip) leaves it as read */
+    if (report.state != GATE_SETTLING)
+        p->as_read = report.state == GATE_IDLE; /* or read below */
     if (report.state == GATE_BUSY) {
         p->stats.busy++;
         t = vision_clock_ms();
