@@ -24,12 +24,13 @@
  *            archived: a resumed game starts from its last committed move.
  *
  * Turn ends: the camera cannot see one. The tracker infers them from the next seat's action
- * (the explanations carry the `end`), and takes them from the players when a table says so
- * (tracker_table.turn_ended: a key on the scoreboard). With turn_ends_signalled every end is
- * signalled, so that no explanation that ends a turn by itself is believed. A caller that saw
- * who acted (the side the arm reached in from) says so in tracker_table.acting_seat: of the
- * explanations that fit, those whose last action is another seat's are then not believed, so
- * that the next seat's first tile is told from the active seat's second at once.
+ * (the explanations carry the `end`), and takes them from the players (a key on the
+ * scoreboard: tracker_end_turn after a table, tracker_table.turn_ended with one). With
+ * turn_ends_signalled every end is signalled, so that no explanation that ends a turn by itself
+ * is believed. A caller that saw who acted (the side the arm reached in from) says so in
+ * tracker_table.acting_seat: of the explanations that fit, those whose last action is another
+ * seat's are then not believed, so that the next seat's first tile is told from the active
+ * seat's second at once.
  *
  * Not the tracker's: capture, registration (a moved camera is the caller's), the motion gate,
  * recognition. The caller converts what vision reads into the game's observation first
