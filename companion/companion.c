@@ -43,8 +43,9 @@ static const cli_command commands[] = {
      "  --seats-at D,.. where the players sit, one azimuth a seat in play order: 0 = the mat's\n"
      "                  bottom edge (marker 3 to marker 2), counter-clockwise (default seat k of\n"
      "                  N at 360 k / N); the arm reaching in tells whose turn it is\n"
-     "  --turn-key      the players type e and Enter at the end of every turn: no end is\n"
-     "                  inferred, so who placed a plain tile is never in doubt\n"
+     "  --turn-key      the players type e and Enter at the end of every turn (but one the\n"
+     "                  rules end, after a third tile): no other end is inferred, so who\n"
+     "                  placed a plain tile is never in doubt\n"
      "  --web H:P       serve the live page there (not available yet)\n",
      cli_watch, NULL},
     {"replay", "run a recording through the whole pipeline, as fast as it reads",

@@ -43,7 +43,7 @@ struct tracker {
     db *archive; /* borrowed; NULL: nothing stored */
     int64_t game_id;
     void *state;   /* the committed game */
-    void *scratch; /* game_log_play's copy */
+    void *scratch; /* a copy for one call: game_log_play's, unforced_ends' */
     rules_reconciled *reconciled;
     /* hypothesis_count games (0: the committed game is the only one), each with its state
      * (state_size bytes each, in states); the children of a table before they are chosen */
@@ -340,14 +340,35 @@ static tracker_status add_child(tracker *t, const void *parent_state, const hypo
     return TRACKER_OK;
 }
 
+/* The turn ends (and passes) an explanation plays from state that the rules did not force
+ * (after a seat's third tile they end its turn): those the players must have signalled. */
+static int unforced_ends(tracker *t, const void *state, const rules_explanation *explanation)
+{
+    if (explanation->turns_ended == 0)
+        return 0;
+    memcpy(t->scratch, state, t->engine->state_size);
+    char text[RULES_EXPLANATION_TEXT], *lines[MAX_LINES], forced[RULES_EXPLANATION_TEXT];
+    char reason[256];
+    snprintf(text, sizeof text, "%s", explanation->lines);
+    int count = split_lines(text, lines), ends = explanation->turns_ended;
+    for (int i = 0; i < count; i++) {
+        if (t->engine->forced(t->scratch, forced, sizeof forced) && strcmp(forced, lines[i]) == 0)
+            ends--;
+        rules_played played;
+        if (t->engine->play_line(t->scratch, lines[i], &played, reason, sizeof reason) != RULES_OK)
+            break; /* the rules' own lines: never */
+    }
+    return ends;
+}
+
 /*
  * Reconciles the table from one game (parent_index -1: the committed game, with no lines) and
  * adds the explanations the tracker believes as children. Fewer actions is the rules'
  * judgement and is kept by the caller's ranking; with turn ends signalled, an explanation that
- * ends a turn by itself is not believed at all, unless it is explained from the committed game
- * while ends the players signalled are owed to it (signalled at a table not taken, or carried
- * by hypotheses given up): the table may span them, and how many is no longer known, so it is
- * explained as when ends are inferred, fewest first.
+ * ends a turn by itself (an end the rules did not force) is not believed at all, unless it is
+ * explained from the committed game while ends the players signalled are owed to it (signalled
+ * at a table not taken, or carried by hypotheses given up): the table may span them, and how
+ * many is no longer known, so it is explained as when ends are inferred, fewest first.
  */
 static tracker_status explain_from(tracker *t, const void *state, const hypothesis *parent,
                                    int parent_index, const void *observation,
@@ -365,7 +386,8 @@ static tracker_status explain_from(tracker *t, const void *state, const hypothes
     bool ends_owed = parent_index < 0 && (t->end_owed || t->ends_carried > 0);
     int kept[RULES_CANDIDATES], count = 0;
     for (int k = 0; k < r->count; k++)
-        if (!t->config.turn_ends_signalled || ends_owed || r->candidates[k].turns_ended == 0)
+        if (!t->config.turn_ends_signalled || ends_owed ||
+            unforced_ends(t, state, &r->candidates[k]) == 0)
             kept[count++] = k;
     count = keep_acting(t, state, table, kept, count);
     if (count == 0 && !reading->reason[0]) {

@@ -902,6 +902,31 @@ static void test_tracker_owes_a_typed_end_after_an_unexplained_table(void **stat
                                           "black: desert-camp@1,2 x1", NULL});
 }
 
+/* With every end signalled, an end the rules force (a seat's third tile) needs no signal: a
+ * camp read "2 or 3", two more tiles, and the next seat's camp are explained across it (the
+ * next table was refused before: "no turn end was signalled"). */
+static void test_tracker_needs_no_signal_for_an_end_the_rules_force(void **state)
+{
+    fixture *f = *state;
+    play(&f->truth, "desert-camp@0,2 x2");
+    feed_two_heights(f->t, &f->truth, 0, 2, 2, 3, 2, false);
+    play(&f->truth, "desert@0,3");
+    feed_two_heights(f->t, &f->truth, 0, 2, 2, 3, 3, false);
+    play(&f->truth, "lake@-1,2"); /* the third: the turn is over (row -1: the camp is row 1) */
+    feed_two_heights(f->t, &f->truth, 1, 2, 2, 3, 4, false);
+    assert_true(tracker_pending(f->t));
+    play(&f->truth, "end");
+    play(&f->truth, "black: desert-camp@1,2 x1");
+    feed_two_heights(f->t, &f->truth, 1, 2, 2, 3, 5, false);
+    assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_AMBIGUOUS); /* not unexplained */
+    feed(f->t, &f->truth, 6, false); /* the camp read 2 */
+    assert_false(tracker_pending(f->t));
+    assert_archived(f, 6, 1,
+                    (const char *const[]){"orange: desert-camp@0,2 x2", "orange: desert@0,3",
+                                          "orange: lake@-1,2", "orange: end",
+                                          "black: desert-camp@1,2 x1", NULL});
+}
+
 static void feed_acting(tracker *t, const el_state *truth, double time, int seat)
 {
     feed_table(t, truth, (tracker_table){.frame_time = time, .confidence = 0.9,
@@ -1053,6 +1078,7 @@ int main(void)
         TEST(test_tracker_takes_an_end_signalled_at_a_misread_table, setup_signalled_started),
         TEST(test_tracker_ends_the_turn_when_the_players_say_so, setup_signalled_started),
         TEST(test_tracker_owes_a_typed_end_after_an_unexplained_table, setup_signalled_started),
+        TEST(test_tracker_needs_no_signal_for_an_end_the_rules_force, setup_signalled_started),
         TEST(test_tracker_commits_an_answer_across_a_signalled_end_once,
              setup_signalled_started),
         TEST(test_tracker_archives_no_false_move_when_the_players_answer, setup),
