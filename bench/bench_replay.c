@@ -26,8 +26,8 @@
  * what they played (the script's next lines), and the answers are counted: the camera and the
  * players together, where the default is the camera alone. --turn-key: the players type each
  * turn end of the script (pipeline_end_turn, turn ends signalled: none inferred) as soon as
- * the turn's last hand has left the mat. BENCH_VERBOSE=1 prints each flag
- * with its reason (what the rules could not explain) and each move with its latency.
+ * the turn's last hand has left the mat. BENCH_VERBOSE=1 prints each flag with its reason
+ * (what the rules could not explain) and each move with its latency.
  */
 #define _XOPEN_SOURCE 700
 #include "cv_shim_geometry.h"
@@ -495,7 +495,7 @@ int main(int argc, char **argv)
         sum.acting_known += s->acting_known;
         /* A script's last line that ends a turn has nothing after it to show it (with turn
          * ends inferred, the next seat's action shows it): no table can, so it is counted
-         * apart, neither right nor missed. */
+         * apart, neither right nor missed; with --turn-key it is typed, and counted. */
         int unseen = !turn_key && run.matched < expected.count &&
                      ends_turn(expected.lines[expected.count - 1]);
         int missed = expected.count - run.matched - unseen;
