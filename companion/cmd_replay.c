@@ -42,6 +42,7 @@ typedef struct printer {
     pipeline *pipeline;
     bool progress;      /* a bar on standard error */
     bool bar_shown;
+    long events;        /* printed so far */
 } printer;
 
 /* The seats' colours of the tracked game (its state is Expedition Luxor's). */
@@ -120,6 +121,7 @@ static void on_event(void *context, const pipeline_event *event)
 {
     printer *out = context;
     clear_bar(out);
+    out->events++;
     if (out->request->json) {
         print_json_event(out, event);
         fflush(stdout);
@@ -232,9 +234,10 @@ static bool next_typed_line(typed *in, char *line, size_t size)
     }
 }
 
-/* What the players type: a candidate's number for the last ambiguous table, or "e" (or "end")
- * when a turn is over; anything else is explained. Fails only when the archive does. */
-static tracker_status take_typed_line(printer *out, const char *line)
+/* What the players type (at time_s into the source): a candidate's number for the last
+ * ambiguous table, or "e" (or "end") when a turn is over; anything else is explained. Fails
+ * only when the archive does. */
+static tracker_status take_typed_line(printer *out, const char *line, double time_s)
 {
     const char *word = line + strspn(line, " \t\r");
     size_t length = strcspn(word, " \t\r");
@@ -246,9 +249,14 @@ static tracker_status take_typed_line(printer *out, const char *line)
     long candidate = strtol(word, &end, 10);
     bool alone = word[length + strspn(word + length, " \t\r")] == '\0';
     if (alone && ((length == 1 && (*word == 'e' || *word == 'E')) ||
-                  (length == 3 && strncasecmp(word, "end", 3) == 0)))
+                  (length == 3 && strncasecmp(word, "end", 3) == 0))) {
+        long printed = out->events;
         status = pipeline_end_turn(out->pipeline);
-    else if (!alone || end != word + length || candidate < 1 || candidate > 99) {
+        /* neither the end nor a flag yet: the players must see that the key was taken */
+        if (status == TRACKER_OK && out->events == printed)
+            printf("[%7.1f s] turn end noted: archived with the next table the camera can explain\n",
+                   time_s);
+    } else if (!alone || end != word + length || candidate < 1 || candidate > 99) {
         fprintf(stderr, "tablescribe %s: '%.40s': type e and Enter when a turn is over, or the "
                 "number of one of an ambiguous table's candidates and Enter\n",
                 out->command->name, line);
@@ -470,7 +478,7 @@ static int run(const cli_command *command, const run_request *request)
         tracker_status status = pipeline_feed(p, &frame);
         char line[sizeof answers.buffer];
         while (status == TRACKER_OK && next_typed_line(&answers, line, sizeof line))
-            status = take_typed_line(&out, line);
+            status = take_typed_line(&out, line, frame.time_ms / 1000);
         if (status != TRACKER_OK) {
             clear_bar(&out);
             cli_error(command, "%s", pipeline_error(p));

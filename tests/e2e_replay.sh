@@ -106,6 +106,8 @@ expect "watch: an answer that is no number is explained ($(head -c 300 answers.e
     grep -q "'hello': type e and Enter when a turn is over, or the number of one" answers.err
 expect "watch --turn-key says what to type" grep -q "type e and Enter at the end of every turn" \
     answers.txt
+expect "watch: a turn end typed before the first table is noted" \
+    grep -q "turn end noted: archived with the next table the camera can explain" answers.txt
 expect "watch: a turn end typed before the first table is taken with it ($(grep -m2 warning answers.txt))" \
     grep -q "warning: turn end: orange cannot end the turn before acting" answers.txt
 expect "watch: a number no candidate has is refused with its reason" \
