@@ -254,8 +254,8 @@ static tracker_status take_typed_line(printer *out, const char *line, double tim
         status = pipeline_end_turn(out->pipeline);
         /* neither the end nor a flag yet: the players must see that the key was taken */
         if (status == TRACKER_OK && out->events == printed)
-            printf("[%7.1f s] turn end noted: archived with the next table the camera can explain\n",
-                   time_s);
+            printf("[%7.1f s] turn end noted: archived with the next table the camera can "
+                   "explain\n", time_s);
     } else if (!alone || end != word + length || candidate < 1 || candidate > 99) {
         fprintf(stderr, "tablescribe %s: '%.40s': type e and Enter when a turn is over, or the "
                 "number of one of an ambiguous table's candidates and Enter\n",
