@@ -320,15 +320,21 @@ const tracker *pipeline_tracker(const pipeline *p)
     return p->tracker;
 }
 
+/* The players' word (an answer, a turn end) is taken at the last frame, for the table last
+ * read (still since still_from_ms): the moves it commits have the table's and the players'
+ * latency, and no arm's seat. */
+static void players_word(pipeline *p)
+{
+    p->stable_ms = isnan(p->last_frame_ms) ? 0 : p->last_frame_ms;
+    p->read_started = vision_clock_ms();
+    p->read_acting = -1;
+}
+
 tracker_status pipeline_choose(pipeline *p, int candidate)
 {
     if (!p->tracker)
         return fail(p, TRACKER_BAD_INPUT, "nothing to choose: no table read yet");
-    /* the moves are the answer's, at the last frame, for the table last read (still since
-     * still_from_ms): their latency is the table's and the players' */
-    p->stable_ms = isnan(p->last_frame_ms) ? 0 : p->last_frame_ms;
-    p->read_started = vision_clock_ms();
-    p->read_acting = -1;
+    players_word(p);
     tracker_status status = tracker_choose(p->tracker, candidate, p->stable_ms / 1000);
     return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
 }
@@ -341,9 +347,7 @@ tracker_status pipeline_end_turn(pipeline *p)
         p->end_signalled = true;
         return TRACKER_OK;
     }
-    p->stable_ms = isnan(p->last_frame_ms) ? 0 : p->last_frame_ms;
-    p->read_started = vision_clock_ms();
-    p->read_acting = -1;
+    players_word(p);
     tracker_status status = tracker_end_turn(p->tracker, p->stable_ms / 1000);
     return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
 }
