@@ -390,6 +390,7 @@ int main(int argc, char **argv)
     double *latencies = malloc(LATENCIES_MAX * sizeof *latencies);
     int latency_count = 0, total_matched = 0, total_wrong = 0, total_missed = 0, total_flags = 0;
     int games_wrong = 0, games_unread = 0; /* games with a false move; games never read */
+    int games_whole = 0;                   /* every line counted committed, none false */
     int games_skipped = 0;                 /* games not recorded or not replayed */
     int total_answers = 0, total_unanswerable = 0, total_beyond = 0, total_unseen = 0;
     int total_keys = 0, total_keys_refused = 0; /* --turn-key */
@@ -517,6 +518,7 @@ int main(int argc, char **argv)
         total_wrong += run.wrong;
         games_wrong += run.wrong > 0;
         games_unread += s->reads == 0;
+        games_whole += missed == 0 && run.wrong == 0;
         total_missed += missed;
         total_flags += run.flags;
         pipeline_free(p);
@@ -551,9 +553,9 @@ int main(int argc, char **argv)
         printf("the players answered %d ambiguous tables (the candidate that is the script's "
                "next lines); %d had no such candidate\n",
                total_answers, total_unanswerable);
-    printf("games: %d of %d with a false move (one misread the rules accept, then what follows "
-           "from it), %d with no table read%s",
-           games_wrong, games, games_unread, games_skipped ? "" : "\n");
+    printf("games: %d of %d committed whole, %d with a false move (one misread the rules accept, "
+           "then what follows from it), %d with no table read%s",
+           games_whole, games, games_wrong, games_unread, games_skipped ? "" : "\n");
     if (games_skipped)
         printf("; %d NOT REPLAYED OR CUT SHORT (recording or replay failed: see above), "
                "their moves not all counted\n",
