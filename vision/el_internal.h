@@ -246,6 +246,17 @@ void el_evidence_forget(el_evidence *evidence);
 /* The evidence at table pixel (x, y): 1, 0 or -1 as above (-1 off the table). */
 int el_evidence_at(el_evidence *evidence, int x, int y);
 
+/* A rectangle of table pixels, [x0, x1] x [y0, y1], bounds included. */
+typedef struct el_box {
+    int x0, x1, y0, y1;
+} el_box;
+
+/* Whether two boxes share a pixel. */
+static inline bool el_box_overlaps(const el_box *a, const el_box *b)
+{
+    return a->x0 <= b->x1 && b->x0 <= a->x1 && a->y0 <= b->y1 && b->y0 <= a->y1;
+}
+
 /*
  * A stack's image on the table is a capsule: from its foot's disc (radius r H / (H - b) around
  * the foot seen from height b) to its top's disc (around the foot seen from the top's height),
@@ -266,12 +277,15 @@ typedef struct el_stack_fit {
     double top_mm[2];      /* the top's disc on the table (its image seen from above) */
     double top_radius_mm;
     float top_colour[3];   /* the median colour over the top's disc */
+    el_box read;           /* the table pixels every capsule and shadow tried lies within */
 } el_stack_fit;
 
 /* Marks what the fit's capsule covers as explained: the image of a stack leaning over a
- * neighbouring tile is then not taken for a stack of its own. */
+ * neighbouring tile is then not taken for a stack of its own. *changed: the table pixels
+ * whose evidence it changed lie within. */
 void el_evidence_explain(el_evidence *evidence, const vision_registration *registration,
-                         const el_stack_fit *fit, double radius_mm, double piece_mm);
+                         const el_stack_fit *fit, double radius_mm, double piece_mm,
+                         el_box *changed);
 
 /* Finds the light from the shadows of the stacks fitted (found ones, count of them): the one
  * that, each stack at its fitted height or a piece more or less as its image and shadow

@@ -348,11 +348,15 @@ static void fit_stacks(el_evidence *evidence, const vision_registration *registr
             break;
         candidate[best_r][best_c] = false;
         stacked[best_r][best_c] = true;
-        el_evidence_explain(evidence, registration, &fits[best_r][best_c], radius, piece);
-        /* Fits within reach of the explained capsule may have leant on it. */
+        el_box changed;
+        el_evidence_explain(evidence, registration, &fits[best_r][best_c], radius, piece,
+                            &changed);
+        /* Fits within reach of the explained capsule may have leant on it; one that read
+         * nothing it changed would come out the same. */
         for (int r = 0; r < grid->rows; r++)
             for (int c = 0; c < grid->cols; c++)
-                if (candidate[r][c] && abs(r - best_r) <= 2 && abs(c - best_c) <= 2)
+                if (candidate[r][c] && abs(r - best_r) <= 2 && abs(c - best_c) <= 2 &&
+                    el_box_overlaps(&fits[r][c].read, &changed))
                     stale[r][c] = true;
     }
 }

@@ -461,6 +461,19 @@ static double stack_score(const el_evidence *evidence, const vision_registration
     return score;
 }
 
+/* Grows box to take in the capsule's bounds. */
+static void box_add(el_box *box, const capsule *c)
+{
+    int x0, x1, y0, y1;
+    capsule_bounds(c, &x0, &x1, &y0, &y1);
+    box->x0 = x0 < box->x0 ? x0 : box->x0;
+    box->x1 = x1 > box->x1 ? x1 : box->x1;
+    box->y0 = y0 < box->y0 ? y0 : box->y0;
+    box->y1 = y1 > box->y1 ? y1 : box->y1;
+}
+
+static const el_box NO_BOX = {INT_MAX, INT_MIN, INT_MAX, INT_MIN};
+
 /* Sets what (the evidence's value or shade) to -1, cannot say, over the capsule, each pixel
  * worked out first so that the other of the two is kept. */
 static void explain_capsule(el_evidence *evidence, const capsule *c, signed char *what)
@@ -481,7 +494,8 @@ static void explain_capsule(el_evidence *evidence, const capsule *c, signed char
 }
 
 void el_evidence_explain(el_evidence *evidence, const vision_registration *registration,
-                         const el_stack_fit *fit, double radius_mm, double piece_mm)
+                         const el_stack_fit *fit, double radius_mm, double piece_mm,
+                         el_box *changed)
 {
     const double rim = 1.0; /* the capsule's blurred edge */
     double top_z = EL_TILE_THICKNESS_MM + fit->height * piece_mm;
@@ -489,10 +503,13 @@ void el_evidence_explain(el_evidence *evidence, const vision_registration *regis
     capsule c = capsule_make(fitted.from, fitted.from_radius + rim, fitted.to,
                              fitted.to_radius + rim);
     explain_capsule(evidence, &c, evidence->value);
+    *changed = NO_BOX;
+    box_add(changed, &c);
     if (evidence->light_known) { /* and its shadow: a neighbour's fit does not take it */
         capsule shadow = shadow_of(registration, evidence->shadow_per_mm, fit->foot_mm,
                                    radius_mm + rim, top_z);
         explain_capsule(evidence, &shadow, evidence->shade);
+        box_add(changed, &shadow);
     }
 }
 
@@ -551,23 +568,17 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     while (high > low && EL_TILE_THICKNESS_MM + high * piece_mm >= registration->camera_mm[2] * 0.9)
         high--;
     /* Every capsule tried lies within those of the highest stack at the room's corners. */
-    int x0 = INT_MAX, x1 = INT_MIN, y0 = INT_MAX, y1 = INT_MIN;
+    fit->read = NO_BOX;
     for (int corner = 0; corner < 4; corner++) {
         double at[2] = {centre[0] + (corner & 1 ? room : -room),
                         centre[1] + (corner & 2 ? room : -room)};
         double top_z = EL_TILE_THICKNESS_MM + high * piece_mm;
         capsule c[2] = {capsule_of(registration, at, radius_mm, top_z),
                         shadow_of(registration, evidence->shadow_per_mm, at, radius_mm, top_z)};
-        for (int i = 0; i < (evidence->light_known ? 2 : 1); i++) {
-            int cx0, cx1, cy0, cy1;
-            capsule_bounds(&c[i], &cx0, &cx1, &cy0, &cy1);
-            x0 = cx0 < x0 ? cx0 : x0;
-            x1 = cx1 > x1 ? cx1 : x1;
-            y0 = cy0 < y0 ? cy0 : y0;
-            y1 = cy1 > y1 ? cy1 : y1;
-        }
+        for (int i = 0; i < (evidence->light_known ? 2 : 1); i++)
+            box_add(&fit->read, &c[i]);
     }
-    evidence_prepare(evidence, x0, x1, y0, y1);
+    evidence_prepare(evidence, fit->read.x0, fit->read.x1, fit->read.y0, fit->read.y1);
     double best = -INFINITY;
     int best_piece = 0, best_scenery = 0;
     for (int k = 1; k <= VISION_EL_STACK_MAX; k++)
