@@ -351,12 +351,11 @@ static void fit_stacks(el_evidence *evidence, const vision_registration *registr
         el_box changed;
         el_evidence_explain(evidence, registration, &fits[best_r][best_c], radius, piece,
                             &changed);
-        /* Fits within reach of the explained capsule may have leant on it; one that read
-         * nothing it changed would come out the same. */
+        /* A fit that read what the explained capsule or its shadow covers may have leant on
+         * it (a long shadow reaches past the next tile); any other would come out the same. */
         for (int r = 0; r < grid->rows; r++)
             for (int c = 0; c < grid->cols; c++)
-                if (candidate[r][c] && abs(r - best_r) <= 2 && abs(c - best_c) <= 2 &&
-                    el_box_overlaps(&fits[r][c].read, &changed))
+                if (candidate[r][c] && el_box_overlaps(&fits[r][c].read, &changed))
                     stale[r][c] = true;
     }
 }
