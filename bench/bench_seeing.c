@@ -33,6 +33,7 @@
 #include "calibration.h"
 #include "cv_shim_geometry.h"
 #include "observation_json.h"
+#include "pipeline.h"
 #include "table_plane_internal.h"
 #include "vision.h"
 
@@ -51,8 +52,6 @@
 #define GAME EL_GAME_ID
 #define CONFIDENT 0.9f   /* an element reported this sure should (almost) never be wrong */
 #define CONFIDENCE_BINS 5 /* heights by their confidence: 0-0.2, ..., 0.8-1 */
-#define TRACKER_USES 0.5 /* the confidence from which the tracker's rules use a field (pipeline.h's
-                            default min_confidence) */
 #define ALIGN_REACH 2    /* rows or columns the recogniser may have lost at an edge */
 #define WORST_SHOWN 8
 #define SAVE_MAX 100     /* failing images written by --save at most */
@@ -246,7 +245,7 @@ typedef struct tally {
                                                       their height's confidence: how many,
                                                       right, right or the runner-up */
     long height_used, height_used_wrong; /* heights the tracker's rules use (confidence at least
-                                            TRACKER_USES), and of them neither it nor its
+                                            tracker_uses()), and of them neither it nor its
                                             runner-up the truth */
     rwu tokens_lying;             /* over the tiles a token lies on */
     long extra;                   /* tiles seen where the truth has none */
@@ -416,6 +415,14 @@ static void align(const vision_el_observation *truth, int truth_at[GRID_SPAN][GR
                     *col_offset = dc;
                 }
             }
+}
+
+/* The confidence from which the tracker's rules use a field: the pipeline's default. */
+static float tracker_uses(void)
+{
+    pipeline_config config;
+    pipeline_config_default(&config);
+    return config.min_confidence;
 }
 
 /*
@@ -592,7 +599,7 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
             one->height_by_confidence[bin][1] += s->height == t->height;
             one->height_by_confidence[bin][2] +=
                 s->height == t->height || s->height_or == t->height;
-            if (s->confidence[VISION_EL_HEIGHT] >= TRACKER_USES) {
+            if (s->confidence[VISION_EL_HEIGHT] >= tracker_uses()) {
                 one->height_used++;
                 one->height_used_wrong += s->height != t->height && s->height_or != t->height;
             }
@@ -1173,7 +1180,7 @@ static int accuracy(const accuracy_options *options)
            share(all->height_pair_right, all->height_pair));
     printf("  stack heights the tracker's rules use (confidence >= %.1f; on empty tiles too): "
            "%ld, %.3f%% of them wrong with their runner-up\n",
-           TRACKER_USES, all->height_used, share(all->height_used_wrong, all->height_used));
+           tracker_uses(), all->height_used, share(all->height_used_wrong, all->height_used));
     printf("  stack heights read (on empty tiles too), by their confidence (an honest confidence "
            "is the share right):");
     for (int b = 0; b < CONFIDENCE_BINS; b++) {
