@@ -299,6 +299,27 @@ typedef struct table_reading {
     char reason[TRACKER_TEXT_MAX]; /* the first hypothesis's reason it does not fit, if any */
 } table_reading;
 
+/* Plays an explanation's lines (one a line) on state. forced, if not NULL, counts the lines
+ * the rules forced as they came (rules_engine.forced). */
+static tracker_status play_explanation(tracker *t, void *state, const char *explanation,
+                                       int *forced)
+{
+    char text[RULES_EXPLANATION_TEXT], *lines[MAX_LINES], reason[256];
+    char must[RULES_EXPLANATION_TEXT];
+    snprintf(text, sizeof text, "%s", explanation);
+    int count = split_lines(text, lines);
+    for (int i = 0; i < count; i++) {
+        if (forced && t->engine->forced(state, must, sizeof must) && strcmp(must, lines[i]) == 0)
+            (*forced)++;
+        rules_played played;
+        if (t->engine->play_line(state, lines[i], &played, reason, sizeof reason) != RULES_OK)
+            return fail(t, TRACKER_BAD_INPUT,
+                        "the rules refused their own explanation '%.80s': %.120s", lines[i],
+                        reason);
+    }
+    return TRACKER_OK;
+}
+
 /*
  * A child of a hypothesis: parent's lines and parent_state with an explanation's actions
  * played on (none: the table unchanged). *room false, no child added, when there is no room
@@ -326,39 +347,25 @@ static tracker_status add_child(tracker *t, const void *parent_state, const hypo
     child->parent_full = parent_full;
     void *state = state_at(t, t->child_states, t->child_count);
     memcpy(state, parent_state, t->engine->state_size);
-    char text[RULES_EXPLANATION_TEXT], *lines[MAX_LINES], reason[256];
-    snprintf(text, sizeof text, "%s", more);
-    int count = split_lines(text, lines);
-    for (int i = 0; i < count; i++) {
-        rules_played played;
-        if (t->engine->play_line(state, lines[i], &played, reason, sizeof reason) != RULES_OK)
-            return fail(t, TRACKER_BAD_INPUT,
-                        "the rules refused their own explanation '%.80s': %.120s", lines[i],
-                        reason);
-    }
-    t->child_count++;
-    return TRACKER_OK;
+    tracker_status status = play_explanation(t, state, more, NULL);
+    if (status == TRACKER_OK)
+        t->child_count++;
+    return status;
 }
 
-/* The turn ends (and passes) an explanation plays from state that the rules did not force
- * (after a seat's third tile they end its turn): those the players must have signalled. */
-static int unforced_ends(tracker *t, const void *state, const rules_explanation *explanation)
+/* Whether an explanation plays from state a turn end (or pass) that the rules did not force
+ * (after a seat's third tile they end its turn): one the players must have signalled. */
+static tracker_status ends_unforced(tracker *t, const void *state,
+                                   const rules_explanation *explanation, bool *unforced)
 {
+    *unforced = false;
     if (explanation->turns_ended == 0)
-        return 0;
+        return TRACKER_OK;
     memcpy(t->scratch, state, t->engine->state_size);
-    char text[RULES_EXPLANATION_TEXT], *lines[MAX_LINES], forced[RULES_EXPLANATION_TEXT];
-    char reason[256];
-    snprintf(text, sizeof text, "%s", explanation->lines);
-    int count = split_lines(text, lines), ends = explanation->turns_ended;
-    for (int i = 0; i < count; i++) {
-        if (t->engine->forced(t->scratch, forced, sizeof forced) && strcmp(forced, lines[i]) == 0)
-            ends--;
-        rules_played played;
-        if (t->engine->play_line(t->scratch, lines[i], &played, reason, sizeof reason) != RULES_OK)
-            break; /* the rules' own lines: never */
-    }
-    return ends;
+    int forced = 0;
+    tracker_status status = play_explanation(t, t->scratch, explanation->lines, &forced);
+    *unforced = forced < explanation->turns_ended;
+    return status;
 }
 
 /*
@@ -385,10 +392,16 @@ static tracker_status explain_from(tracker *t, const void *state, const hypothes
     }
     bool ends_owed = parent_index < 0 && (t->end_owed || t->ends_carried > 0);
     int kept[RULES_CANDIDATES], count = 0;
-    for (int k = 0; k < r->count; k++)
-        if (!t->config.turn_ends_signalled || ends_owed ||
-            unforced_ends(t, state, &r->candidates[k]) == 0)
+    for (int k = 0; k < r->count; k++) {
+        bool unforced = false;
+        if (t->config.turn_ends_signalled && !ends_owed) {
+            tracker_status status = ends_unforced(t, state, &r->candidates[k], &unforced);
+            if (status != TRACKER_OK)
+                return status;
+        }
+        if (!unforced)
             kept[count++] = k;
+    }
     count = keep_acting(t, state, table, kept, count);
     if (count == 0 && !reading->reason[0]) {
         snprintf(reading->reason, sizeof reading->reason, "unexplained: only another seat's "
