@@ -3,7 +3,7 @@
  *
  *   bench_replay [--games N] [--lines L] [--width W --height H] [--seed S] [--keep DIR]
  *                [--min-confidence C] [--sure-confidence C] [--marker-mm M] [--answer]
- *                [--turn-key]
+ *                [--turn-key] [--tilt DEG] [--light-elevation DEG]
  *
  * A box is taught from one render of the teaching layout (tablescribe calibrate teach); N
  * random 2-player games (default 2), each cut after L lines (default 12), are recorded with
@@ -27,7 +27,10 @@
  * players together, where the default is the camera alone. --turn-key: the players type each
  * turn end of the script (pipeline_end_turn, turn ends signalled: none inferred) as soon as
  * the turn's last hand has left the mat. BENCH_VERBOSE=1 prints each flag with its reason
- * (what the rules could not explain) and each move with its latency.
+ * (what the rules could not explain) and each move with its latency. --tilt, --light-elevation:
+ * every render (the teaching photo and each game's) with the camera tilted so far from looking
+ * straight down, the light so high (render's options; drawn from each scene's seed otherwise),
+ * to measure how a table set up one way reads.
  */
 #define _XOPEN_SOURCE 700
 #include "cv_shim_geometry.h"
@@ -238,8 +241,11 @@ static void on_event(void *context, const pipeline_event *event)
                 line, latency);
 }
 
+/* The camera and light every render takes (--tilt, --light-elevation), NULL-terminated. */
+static const char *scene_options[8];
+
 /* Runs `tablescribe ARGS...` (NULL-terminated; the one built with this bench) and returns its
- * exit status. */
+ * exit status; a render takes scene_options too. */
 static int command(const char *first, ...)
 {
     char *argv[64];
@@ -247,9 +253,11 @@ static int command(const char *first, ...)
     va_start(args, first);
     int count = 0;
     argv[count++] = "tablescribe";
-    for (const char *arg = first; arg && count < 63; arg = va_arg(args, const char *))
+    for (const char *arg = first; arg && count < 55; arg = va_arg(args, const char *))
         argv[count++] = (char *)arg;
     va_end(args);
+    for (int i = 0; strcmp(first, "render") == 0 && scene_options[i]; i++)
+        argv[count++] = (char *)scene_options[i];
     argv[count] = NULL;
     fflush(stdout);
     /* in a child, so that teaching and recording count in neither this process's memory
@@ -302,6 +310,7 @@ int main(int argc, char **argv)
     double min_confidence = defaults.min_confidence;
     double sure_confidence = defaults.sure_confidence;
     int marker_mm = 40; /* the markers' printed side: calibrate markers --marker-mm */
+    int options = 0;    /* in scene_options */
     for (int i = 1; i < argc; i++) {
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--games") == 0 && value)
@@ -318,7 +327,11 @@ int main(int argc, char **argv)
             keep = argv[++i];
         else if (strcmp(argv[i], "--answer") == 0)
             answering = true;
-        else if (strcmp(argv[i], "--turn-key") == 0)
+        else if ((strcmp(argv[i], "--tilt") == 0 || strcmp(argv[i], "--light-elevation") == 0) &&
+                 value && options < 6) {
+            scene_options[options++] = argv[i];
+            scene_options[options++] = argv[++i];
+        } else if (strcmp(argv[i], "--turn-key") == 0)
             turn_key = true;
         else if (strcmp(argv[i], "--marker-mm") == 0 && value) {
             char *end = NULL;
@@ -337,7 +350,8 @@ int main(int argc, char **argv)
         else {
             fprintf(stderr, "usage: bench_replay [--games N] [--lines L] [--width W --height H] "
                             "[--seed S] [--keep DIR] [--min-confidence C] "
-                            "[--sure-confidence C] [--marker-mm M] [--answer] [--turn-key]\n");
+                            "[--sure-confidence C] [--marker-mm M] [--answer] [--turn-key] "
+                            "[--tilt DEG] [--light-elevation DEG]\n");
             return 2;
         }
     }
@@ -531,6 +545,12 @@ int main(int argc, char **argv)
            "the frames included)\n",
            games, width, height, marker_mm, min_confidence, sure_confidence, frames, seconds,
            frames / fmax(seconds, 1e-9));
+    if (options > 0) {
+        printf("every render with");
+        for (int i = 0; i < options; i += 2)
+            printf(" %s %s", scene_options[i], scene_options[i + 1]);
+        printf(" (the camera and light otherwise drawn from each game's scene seed)\n");
+    }
     printf("pipeline per frame: %.2f ms (rectify %.2f, gate %.2f); per table read: registration "
            "%.1f ms, recognition %.1f ms, tracker %.2f ms\n",
            sum.total_ms / fmax(frames, 1), sum.rectify_ms / fmax(frames, 1),
