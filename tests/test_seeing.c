@@ -725,6 +725,33 @@ static void draw_stacks_and_shadows(const tan_tiles *tiles, const double camera_
         }
 }
 
+/* Four orange stacks on 3 x 5 tan tiles, their heights known, seen by a camera 800 mm above
+ * the middle of the first column: one stack under it, three further off. */
+typedef struct stacks_scene {
+    tan_tiles *tiles;
+    vision_registration registration;
+    el_stack_fit stacks[4];
+} stacks_scene;
+
+static void stacks_scene_make(stacks_scene *scene)
+{
+    vision_mat mat;
+    vision_mat_default(&mat);
+    double pitch = mat.tile_mm + 2.0; /* as tan_tiles_new lays them, from 10 mm */
+    scene->tiles = tan_tiles_new(3, 5, 10.0 + pitch / 2);
+    memset(&scene->registration, 0, sizeof scene->registration);
+    scene->registration.camera_mm[0] = 10.0 + pitch / 2;
+    scene->registration.camera_mm[1] = 10.0 + 1.5 * pitch;
+    scene->registration.camera_mm[2] = 800.0;
+    memset(scene->stacks, 0, sizeof scene->stacks);
+    const int rows[4] = {1, 0, 2, 1}, cols[4] = {0, 2, 3, 3}, heights[4] = {3, 2, 4, 1};
+    for (int i = 0; i < 4; i++) {
+        scene->stacks[i].height = heights[i];
+        scene->stacks[i].foot_mm[0] = 10.0 + (cols[i] + 0.5) * pitch;
+        scene->stacks[i].foot_mm[1] = 10.0 + (rows[i] + 0.5) * pitch;
+    }
+}
+
 /* The light is found from the shadows of stacks whose heights are known, and then tells the
  * height of a stack right under the camera, whose image does not lean: its shadow, 9 mm a
  * piece long, shows it. */
@@ -732,24 +759,11 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
 {
     (void)state;
     const double radius = 7.0, piece = 9.0, light[2] = {0.9, -0.4};
-    vision_mat mat;
-    vision_mat_default(&mat);
-    double pitch = mat.tile_mm + 2.0; /* as tan_tiles_new lays them, from 10 mm */
-    tan_tiles *tiles = tan_tiles_new(3, 5, 10.0 + pitch / 2);
-    vision_registration registration;
-    memset(&registration, 0, sizeof registration);
-    /* the camera above the middle of the first column; stacks there and further off */
-    registration.camera_mm[0] = 10.0 + pitch / 2;
-    registration.camera_mm[1] = 10.0 + 1.5 * pitch;
-    registration.camera_mm[2] = 800.0;
-    el_stack_fit stacks[4];
-    memset(stacks, 0, sizeof stacks);
-    const int rows[4] = {1, 0, 2, 1}, cols[4] = {0, 2, 3, 3}, heights[4] = {3, 2, 4, 1};
-    for (int i = 0; i < 4; i++) {
-        stacks[i].height = heights[i];
-        stacks[i].foot_mm[0] = 10.0 + (cols[i] + 0.5) * pitch;
-        stacks[i].foot_mm[1] = 10.0 + (rows[i] + 0.5) * pitch;
-    }
+    stacks_scene scene;
+    stacks_scene_make(&scene);
+    tan_tiles *tiles = scene.tiles;
+    vision_registration registration = scene.registration;
+    el_stack_fit *stacks = scene.stacks;
     el_table table;
     draw_stacks_and_shadows(tiles, registration.camera_mm, light, stacks, 4, radius, piece, &table);
 
@@ -784,6 +798,103 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
     free(tiles);
 }
 
+/* A stack's fit on tile (2, 3) of the scene's table, the light known; with every pixel's
+ * evidence worked out first when whole (else only what the fit asks for). */
+static void fit_on(const stacks_scene *scene, const el_table *table, const double light[2],
+                   bool whole, el_stack_fit *fit)
+{
+    el_evidence evidence;
+    assert_int_equal(el_evidence_init(&evidence, table, &scene->tiles->scenery,
+                                      &scene->tiles->model),
+                     VISION_OK);
+    evidence.light_known = true;
+    memcpy(evidence.shadow_per_mm, light, sizeof evidence.shadow_per_mm);
+    for (int y = 0; whole && y < table->height; y++)
+        for (int x = 0; x < table->width; x++)
+            el_evidence_at(&evidence, x, y);
+    el_stack_fit_tile(&evidence, &scene->registration, 2, 3, 7.0, 9.0, 0, fit);
+    el_evidence_free(&evidence);
+}
+
+static void assert_same_fit(const el_stack_fit *a, const el_stack_fit *b)
+{
+    assert_int_equal(a->height, b->height);
+    assert_memory_equal(a->foot_mm, b->foot_mm, sizeof a->foot_mm);
+    assert_memory_equal(a->score, b->score, sizeof a->score);
+    assert_memory_equal(a->top_colour, b->top_colour, sizeof a->top_colour);
+}
+
+/* What fit_stacks (el_recognise.c) relies on to make a fit again only when a stack explained
+ * since changed what it read: a fit reads nothing outside fit.read (worked out beforehand
+ * everywhere, or the table outside painted a piece's colour, it comes out the same), and
+ * explaining a stack changes nothing outside the box it gives. */
+static void test_seeing_a_stack_fit_reads_only_within_its_box(void **state)
+{
+    (void)state;
+    const double radius = 7.0, piece = 9.0, light[2] = {0.9, -0.4};
+    stacks_scene scene;
+    stacks_scene_make(&scene);
+    el_table table;
+    draw_stacks_and_shadows(scene.tiles, scene.registration.camera_mm, light, scene.stacks, 4,
+                            radius, piece, &table);
+    el_stack_fit asked, whole;
+    fit_on(&scene, &table, light, false, &asked);
+    assert_true(asked.found);
+    assert_int_equal(asked.height, 4);
+    fit_on(&scene, &table, light, true, &whole);
+    assert_same_fit(&asked, &whole);
+
+    /* explaining the stack beside it changes the evidence within its box only */
+    el_evidence evidence;
+    assert_int_equal(el_evidence_init(&evidence, &table, &scene.tiles->scenery,
+                                      &scene.tiles->model),
+                     VISION_OK);
+    evidence.light_known = true;
+    memcpy(evidence.shadow_per_mm, light, sizeof light);
+    el_stack_fit neighbour;
+    el_stack_fit_tile(&evidence, &scene.registration, 1, 3, radius, piece, 0, &neighbour);
+    assert_true(neighbour.found);
+    size_t pixels = (size_t)table.width * (size_t)table.height;
+    signed char *value = malloc(pixels), *shade = malloc(pixels);
+    assert_non_null(value);
+    assert_non_null(shade);
+    for (int y = 0; y < table.height; y++)
+        for (int x = 0; x < table.width; x++)
+            el_evidence_at(&evidence, x, y);
+    memcpy(value, evidence.value, pixels);
+    memcpy(shade, evidence.shade, pixels);
+    el_box changed;
+    el_evidence_explain(&evidence, &scene.registration, &neighbour, radius, piece, &changed);
+    int inside = 0;
+    for (int y = 0; y < table.height; y++)
+        for (int x = 0; x < table.width; x++) {
+            size_t at = (size_t)y * (size_t)table.width + (size_t)x;
+            if (value[at] == evidence.value[at] && shade[at] == evidence.shade[at])
+                continue;
+            el_box pixel = {x, x, y, y};
+            assert_true(el_box_overlaps(&pixel, &changed));
+            inside++;
+        }
+    assert_true(inside > 0);
+    assert_true(el_box_overlaps(&asked.read, &changed));
+    el_evidence_free(&evidence);
+    free(value);
+    free(shade);
+
+    /* the table outside the fit's box painted orange */
+    for (int y = 0; y < table.height; y++)
+        for (int x = 0; x < table.width; x++)
+            if (x < asked.read.x0 || x > asked.read.x1 || y < asked.read.y0 ||
+                y > asked.read.y1)
+                memcpy(table.colour + ((size_t)y * (size_t)table.width + (size_t)x) * 3,
+                       piece_orange, sizeof piece_orange);
+    el_stack_fit painted;
+    fit_on(&scene, &table, light, true, &painted);
+    assert_same_fit(&asked, &painted);
+    free(table.colour);
+    free(scene.tiles);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -796,6 +907,7 @@ int main(void)
         cmocka_unit_test(test_seeing_stack_evidence_leaves_blurred_edges_out),
         cmocka_unit_test(test_seeing_stack_evidence_tells_shadow_from_lit_art),
         cmocka_unit_test(test_seeing_finds_the_light_and_reads_heights_from_shadows),
+        cmocka_unit_test(test_seeing_a_stack_fit_reads_only_within_its_box),
         cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
         cmocka_unit_test(test_seeing_refuses_a_photo_without_the_truths_stacks),
         cmocka_unit_test(test_seeing_refuses_what_it_was_not_taught),
