@@ -21,6 +21,7 @@
 typedef struct new_tile {
     int8_t row, col; /* state coordinates */
     int8_t type;     /* el_tile_type, or EL_UNSEEN: the camera could not read it */
+    int8_t reached;  /* el_seen_tile.reached */
 } new_tile;
 
 /* A tile the camera saw, whatever its type, or one of this type. */
@@ -82,6 +83,12 @@ static bool in_grid(int row, int col)
            col < EL_GRID - EL_ORIGIN;
 }
 
+/* Whether a hand reached tile a before tile b (one no hand was seen reaching comes last). */
+static bool reached_before(const new_tile *a, const new_tile *b)
+{
+    return a->reached > 0 && (b->reached == 0 || a->reached < b->reached);
+}
+
 /* Maps the observation onto the state with this shift; false when a known tile disagrees. */
 static bool align(search *s, const el_state *state, int row_shift, int col_shift)
 {
@@ -103,9 +110,21 @@ static bool align(search *s, const el_state *state, int row_shift, int col_shift
         s->seen[row + EL_ORIGIN][col + EL_ORIGIN] = (int16_t)i;
         const el_cell *cell = el_cell_at(state, row, col);
         if (!cell->has_tile)
-            s->new_tiles[s->new_count++] = (new_tile){(int8_t)row, (int8_t)col, o->tiles[i].type};
+            s->new_tiles[s->new_count++] =
+                (new_tile){(int8_t)row, (int8_t)col, o->tiles[i].type, o->tiles[i].reached};
         else if (!type_seen(&o->tiles[i], cell->type))
             return false;
+    }
+    /* The new tiles in the order the hands reached them, then the others: the search tries
+     * them in this order, and of two orders that lead to the same game keeps the first. */
+    for (int i = 1; i < s->new_count; i++) {
+        new_tile tile = s->new_tiles[i];
+        int at = i;
+        while (at > 0 && reached_before(&tile, &s->new_tiles[at - 1])) {
+            s->new_tiles[at] = s->new_tiles[at - 1];
+            at--;
+        }
+        s->new_tiles[at] = tile;
     }
     /* Every known tile is seen, or hidden under an unknown cell. */
     for (int row = state->min_row; row <= state->max_row; row++)

@@ -865,6 +865,51 @@ static void test_el_reconcile_places_a_tile_of_unread_type(void **state_)
     assert_non_null(strstr(r.reason, "whose type is unread"));
 }
 
+/* Two plain tiles laid in one turn and seen together: either order leads to the same game, and
+ * the rules keep one; the order a hand was seen reaching them decides which. */
+static void test_el_reconcile_places_new_tiles_in_the_order_hands_reached_them(void **state_)
+{
+    (void)state_;
+    el_state s = test_el_new_game(2, false);
+    play(&s, start_2p);
+    el_state after = s;
+    play(&after, (const char *const[]){"desert@0,2", "desert@2,0", NULL});
+    el_observation o;
+    el_observe(&after, &o);
+    int first = -1, second = -1; /* the observation's tiles at 0,2 and 2,0 */
+    for (int i = 0; i < o.count; i++) {
+        if (o.tiles[i].row == 0 && o.tiles[i].col == 2)
+            first = i;
+        if (o.tiles[i].row == 2 && o.tiles[i].col == 0)
+            second = i;
+    }
+    assert_true(first >= 0 && second >= 0);
+    static const char *const orders[2][2] = {{"desert@0,2", "desert@2,0"},
+                                             {"desert@2,0", "desert@0,2"}};
+    for (int k = 0; k < 2; k++) {
+        o.tiles[first].reached = (int8_t)(k == 0 ? 1 : 2);
+        o.tiles[second].reached = (int8_t)(k == 0 ? 2 : 1);
+        el_reconcile_result r;
+        el_reconcile(&s, &o, &r);
+        assert_int_equal(r.answer, EL_EXPLAINED);
+        assert_int_equal(r.explanations[0].count, 2);
+        char text[64];
+        for (int m = 0; m < 2; m++) {
+            el_format_move(&r.explanations[0].moves[m], text, sizeof text);
+            assert_string_equal(text, orders[k][m]);
+        }
+    }
+    /* a hand seen at the second only: that one first */
+    o.tiles[first].reached = 0;
+    o.tiles[second].reached = 1;
+    el_reconcile_result r;
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_EXPLAINED);
+    char text[64];
+    el_format_move(&r.explanations[0].moves[0], text, sizeof text);
+    assert_string_equal(text, "desert@2,0");
+}
+
 static void test_el_reconcile_says_none_for_what_no_rule_allows(void **state_)
 {
     (void)state_;
@@ -1149,6 +1194,7 @@ int main(void)
         cmocka_unit_test(test_el_reconcile_takes_either_of_two_heights),
         cmocka_unit_test(test_el_reconcile_keeps_games_that_differ_only_in_who_placed),
         cmocka_unit_test(test_el_reconcile_places_a_tile_of_unread_type),
+        cmocka_unit_test(test_el_reconcile_places_new_tiles_in_the_order_hands_reached_them),
         cmocka_unit_test(test_el_reconcile_says_none_for_what_no_rule_allows),
         cmocka_unit_test(test_el_reconcile_follows_into_the_next_turn),
         cmocka_unit_test(test_el_reconcile_says_why_a_table_does_not_fit),
