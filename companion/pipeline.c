@@ -14,6 +14,7 @@
 #include <string.h>
 
 #define ACTING_SEVERAL (-2) /* more than one seat's arm since the last read */
+#define REACHES_MAX 32      /* reaches remembered between two reads (a turn: a few) */
 #define PI 3.14159265358979323846
 
 struct pipeline {
@@ -25,6 +26,13 @@ struct pipeline {
     int seat_count;
     double seat_deg[RULES_MAX_SEATS];
     int acting;               /* since the last read: -1 none seen, a seat, ACTING_SEVERAL */
+    /* Where the arms reached since the last read, mat mm, in order: the furthest in each
+     * reach went (a reach: BUSY frames that show one arm, the same seat's). */
+    double reach_mm[REACHES_MAX][2];
+    int reaches;
+    bool reaching;            /* a reach under way: its furthest so far is reach_mm[reaches] */
+    double reach_depth;       /* how far in it went, mask pixels */
+    double reach_azimuth;
     double stable_ms;         /* the settled frame being read */
     double last_frame_ms;     /* the last frame fed's time, NAN before any */
     double still_from_ms;     /* when the table it shows stopped moving (the gate's still
@@ -164,6 +172,62 @@ int pipeline_arm_crossings(const vision_image *mask, int min_px, double *azimuth
     }
     free(crossed);
     return result;
+}
+
+/* How far (x, y) lies in from the side at azimuth_deg, up to a constant: along the arm that
+ * crosses the edge there. */
+static double inward(double azimuth_deg, double x, double y)
+{
+    return -x * sin(azimuth_deg * PI / 180) - y * cos(azimuth_deg * PI / 180);
+}
+
+bool pipeline_arm_tip(const vision_image *mask, double azimuth_deg, double tip[2])
+{
+    int w = mask->width, h = mask->height;
+    if (w < 1 || h < 1 || !mask->pixels)
+        return false;
+    size_t n = (size_t)w * (size_t)h;
+    uint8_t *joined = calloc(n, 1);
+    uint32_t *queue = malloc(n * sizeof *queue);
+    if (!joined || !queue) {
+        free(joined);
+        free(queue);
+        return false;
+    }
+#define CHANGED(x, y) (mask->pixels[(size_t)(y) * (size_t)mask->stride + (size_t)(x) * (size_t)mask->channels] != 0)
+    size_t head = 0, tail = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            if ((x == 0 || y == 0 || x == w - 1 || y == h - 1) && CHANGED(x, y)) {
+                joined[(size_t)y * (size_t)w + (size_t)x] = 1;
+                queue[tail++] = (uint32_t)((size_t)y * (size_t)w + (size_t)x);
+            }
+    double furthest = -INFINITY;
+    while (head < tail) {
+        uint32_t at = queue[head++];
+        int x = (int)(at % (uint32_t)w), y = (int)(at / (uint32_t)w);
+        double depth = inward(azimuth_deg, x + 0.5, y + 0.5);
+        if (depth > furthest) {
+            furthest = depth;
+            tip[0] = x + 0.5;
+            tip[1] = y + 0.5;
+        }
+        static const int step[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+        for (int k = 0; k < 4; k++) {
+            int xx = x + step[k][0], yy = y + step[k][1];
+            if (xx < 0 || yy < 0 || xx >= w || yy >= h)
+                continue;
+            size_t next = (size_t)yy * (size_t)w + (size_t)xx;
+            if (!joined[next] && CHANGED(xx, yy)) {
+                joined[next] = 1;
+                queue[tail++] = (uint32_t)next;
+            }
+        }
+    }
+#undef CHANGED
+    free(joined);
+    free(queue);
+    return tail > 0;
 }
 
 /* The angle between two azimuths, 0..180. */
@@ -354,6 +418,47 @@ tracker_status pipeline_end_turn(pipeline *p)
 
 /* ---- one frame ---- */
 
+/* Keeps the reach under way, if any. */
+static void end_reach(pipeline *p)
+{
+    if (p->reaching)
+        p->reaches++;
+    p->reaching = false;
+}
+
+/* Numbers the tiles of the rules' observations (el_seen_tile.reached; observation NULL: none)
+ * by the first reach since the last read that ended on them: the order the hands laid new
+ * tiles in. A reach ends on the tile seen nearest where it went, within a tile's side. */
+static void number_reached(pipeline *p, el_observation *observation,
+                           el_observation *cautious)
+{
+    end_reach(p);
+    const vision_el_observation *seen = p->seen;
+    int rank[VISION_EL_TILES_MAX] = {0}, next = 1;
+    for (int k = 0; k < p->reaches; k++) {
+        int nearest = -1;
+        double best = p->config.profile->mat.tile_mm;
+        for (int j = 0; j < seen->tile_count; j++) {
+            double d = hypot(seen->tiles[j].x_mm - p->reach_mm[k][0],
+                             seen->tiles[j].y_mm - p->reach_mm[k][1]);
+            if (d < best) {
+                best = d;
+                nearest = j;
+            }
+        }
+        if (nearest >= 0 && rank[nearest] == 0)
+            rank[nearest] = next++;
+    }
+    p->reaches = 0;
+    el_observation *both[2] = {observation, cautious};
+    for (int b = 0; b < 2; b++)
+        for (int i = 0; both[b] && i < both[b]->count; i++)
+            for (int j = 0; j < seen->tile_count; j++)
+                if (seen->tiles[j].row == both[b]->tiles[i].row &&
+                    seen->tiles[j].col == both[b]->tiles[i].col)
+                    both[b]->tiles[i].reached = (int8_t)rank[j];
+}
+
 /* Notes the seat whose arm this BUSY frame shows, if one does. */
 static void watch_arm(pipeline *p)
 {
@@ -362,11 +467,26 @@ static void watch_arm(pipeline *p)
         return;
     double azimuth;
     int crossings = pipeline_arm_crossings(mask, p->config.arm_min_px, &azimuth);
+    if (crossings != 1 || (p->reaching && angle_between(azimuth, p->reach_azimuth) > 45))
+        end_reach(p); /* the arm left, or another came */
     if (crossings == 0)
         return;
     int seat = crossings == 1 ? pipeline_nearest_seat(azimuth, p->seat_deg, p->seat_count,
                                                       p->config.seat_margin_deg)
                               : -1;
+    double tip[2];
+    if (crossings == 1 && p->reaches < REACHES_MAX && pipeline_arm_tip(mask, azimuth, tip)) {
+        double depth = inward(azimuth, tip[0], tip[1]);
+        if (!p->reaching || depth > p->reach_depth) {
+            /* mask pixels are gate.scale pixels of the mat at gate_px_per_mm */
+            double mm = p->config.gate.scale / p->config.gate_px_per_mm;
+            p->reach_mm[p->reaches][0] = tip[0] * mm;
+            p->reach_mm[p->reaches][1] = tip[1] * mm;
+            p->reach_depth = depth;
+        }
+        p->reaching = true;
+        p->reach_azimuth = azimuth;
+    }
     if (seat < 0 || (p->acting >= 0 && p->acting != seat))
         p->acting = ACTING_SEVERAL; /* two arms, or one that cannot be told: no one's */
     else if (p->acting == -1)
@@ -424,6 +544,7 @@ static tracker_status read_table(pipeline *p, const capture_frame *frame)
                                        (const char(*)[EL_COLOUR_MAX])state->config.colours,
                                        state->config.seats, p->config.sure_confidence,
                                        p->rules_sure, NULL, error, sizeof error) == VISION_OK;
+    number_reached(p, p->rules_seen, cautious ? p->rules_sure : NULL);
     p->read_acting = p->acting >= 0 ? p->acting : -1;
     tracker_table table = {.frame_time = frame->time_ms / 1000, .observation = p->rules_seen,
                            .cautious_observation = cautious ? p->rules_sure : NULL,
@@ -552,6 +673,8 @@ tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
      * shadow's edge, the next arm's tip) leaves it as read */
     if (report.state != GATE_SETTLING)
         p->as_read = report.state == GATE_IDLE; /* or read below */
+    if (report.state != GATE_BUSY)
+        end_reach(p); /* the arm has left */
     if (report.state == GATE_BUSY) {
         p->stats.busy++;
         t = vision_clock_ms();

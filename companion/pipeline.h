@@ -188,6 +188,15 @@ tracker_status pipeline_end_turn(pipeline *p);
 int pipeline_arm_crossings(const vision_image *mask, int min_px, double *azimuth_deg);
 
 /*
+ * The tip of the one arm a change mask shows, crossing its edge at azimuth_deg (as
+ * pipeline_arm_crossings gives it): of the changed pixels joined to the mask's edge, the one
+ * that reaches furthest in from that side, in the mask's pixels (tip[0] across, tip[1] down,
+ * the pixel's centre). What a hand lays down lies there. false when no changed pixel touches
+ * the edge, or out of memory.
+ */
+bool pipeline_arm_tip(const vision_image *mask, double azimuth_deg, double tip[2]);
+
+/*
  * The seat whose side (seat_deg[count], degrees) is nearest azimuth_deg, or -1 when the azimuth
  * lies within margin_deg of halfway between it and the next nearest.
  */

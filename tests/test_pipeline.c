@@ -81,6 +81,39 @@ static void test_pipeline_tells_no_arm_two_arms_and_a_jolt(void **state)
     vision_image_free(&mask);
 }
 
+/* The tip of an arm: where it reaches furthest in from its side, whatever else changed on the
+ * mat (a tile laid before, not joined to the arm). */
+static void test_pipeline_finds_the_arms_tip(void **state)
+{
+    (void)state;
+    static const double from_deg[3] = {0, 90, 225};
+    for (int k = 0; k < 3; k++) {
+        vision_image mask;
+        assert_int_equal(vision_image_new(200, 200, 1, &mask), VISION_OK);
+        memset(mask.pixels, 0, (size_t)mask.stride * 200);
+        draw_arm(&mask, 100, 110, from_deg[k], 20);
+        /* a tile laid earlier, further in than the tip but apart from the arm */
+        double away_x = 100 - 60 * sin(from_deg[k] * PI / 180);
+        double away_y = 110 - 60 * cos(from_deg[k] * PI / 180);
+        for (int y = (int)away_y - 8; y < (int)away_y + 8; y++)
+            for (int x = (int)away_x - 8; x < (int)away_x + 8; x++)
+                mask.pixels[y * mask.stride + x] = 255;
+        double azimuth, tip[2];
+        assert_int_equal(pipeline_arm_crossings(&mask, 3, &azimuth), 1);
+        assert_true(pipeline_arm_tip(&mask, azimuth, tip));
+        assert_true(hypot(tip[0] - 100, tip[1] - 110) < 12); /* within the arm's width */
+        vision_image_free(&mask);
+    }
+    /* nothing touches the edge: no arm, no tip */
+    vision_image mask;
+    assert_int_equal(vision_image_new(50, 50, 1, &mask), VISION_OK);
+    memset(mask.pixels, 0, (size_t)mask.stride * 50);
+    mask.pixels[25 * mask.stride + 25] = 255;
+    double tip[2];
+    assert_false(pipeline_arm_tip(&mask, 0, tip));
+    vision_image_free(&mask);
+}
+
 static void test_pipeline_takes_the_nearest_seat_or_none(void **state)
 {
     (void)state;
@@ -195,6 +228,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pipeline_finds_the_arms_side_from_a_mask),
         cmocka_unit_test(test_pipeline_tells_no_arm_two_arms_and_a_jolt),
+        cmocka_unit_test(test_pipeline_finds_the_arms_tip),
         cmocka_unit_test(test_pipeline_takes_the_nearest_seat_or_none),
         cmocka_unit_test(test_pipeline_sees_a_moved_camera_in_its_registration),
         cmocka_unit_test(test_pipeline_gate_mask_and_unread),

@@ -470,6 +470,7 @@ static vision_status read_table(const vision_registration *registration, const v
             vision_el_tile *tile = &seen->tiles[seen->tile_count++];
             tile->row = r;
             tile->col = c;
+            el_grid_centre(&grid, r, c, &tile->x_mm, &tile->y_mm);
             tile->type = reading->type;
             tile->confidence[VISION_EL_TYPE] =
                 clamp01(1.0 - exp(-(reading->second_distance - reading->distance) / 0.04));

@@ -219,6 +219,8 @@ typedef struct vision_el_tile {
     int stack_known; /* a truth may give the whole stack: then stack[0..height) is it */
     int stack[VISION_EL_STACK_MAX]; /* colour indices, bottom first */
     float confidence[4]; /* of type, top, height and token, 0..1 (1 in a truth) */
+    double x_mm, y_mm;   /* where the recogniser found it on the mat (its cell's centre, mm
+                            from marker 0's centre; 0 in a truth) */
 } vision_el_tile;
 
 enum { VISION_EL_TYPE, VISION_EL_TOP, VISION_EL_HEIGHT, VISION_EL_TOKEN };
