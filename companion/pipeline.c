@@ -15,6 +15,7 @@
 
 #define ACTING_SEVERAL (-2) /* more than one seat's arm since the last read */
 #define REACHES_MAX 32      /* reaches remembered between two reads (a turn: a few) */
+#define PATH_MAX 256        /* their tips, a BUSY frame each */
 #define PI 3.14159265358979323846
 
 struct pipeline {
@@ -27,9 +28,13 @@ struct pipeline {
     double seat_deg[RULES_MAX_SEATS];
     int acting;               /* since the last read: -1 none seen, a seat, ACTING_SEVERAL */
     /* Where the arms reached since the last read, mat mm, in order: the furthest in each
-     * reach went (a reach: BUSY frames that show one arm, the same seat's). */
+     * reach went (a reach: BUSY frames that show one arm, the same seat's), and every tip on
+     * the way (path_reach: the reach it belongs to). */
     double reach_mm[REACHES_MAX][2];
     int reaches;
+    double path_mm[PATH_MAX][2];
+    int path_reach[PATH_MAX];
+    int path_count;
     bool reaching;            /* a reach under way: its furthest so far is reach_mm[reaches] */
     double reach_depth;       /* how far in it went, mask pixels */
     double reach_azimuth;
@@ -426,37 +431,63 @@ static void end_reach(pipeline *p)
     p->reaching = false;
 }
 
-/* Numbers the tiles of the rules' observations (el_seen_tile.reached; observation NULL: none)
- * by the first reach since the last read that ended on them: the order the hands laid new
- * tiles in. A reach ends on the tile seen nearest where it went, within a tile's side. */
+/* The tile of the observation seen nearest (x, y), mat mm, within reach mm; -1 none. */
+static int tile_near(const vision_el_observation *seen, const double at[2], double reach)
+{
+    int nearest = -1;
+    for (int j = 0; j < seen->tile_count; j++) {
+        double d = hypot(seen->tiles[j].x_mm - at[0], seen->tiles[j].y_mm - at[1]);
+        if (d < reach) {
+            reach = d;
+            nearest = j;
+        }
+    }
+    return nearest;
+}
+
+/*
+ * Numbers the tiles of the rules' observations (el_seen_tile.reached; cautious NULL: none) in
+ * the order the hands laid them since the last read. A tile is laid by the first reach that
+ * ended on it (the tile seen nearest where the arm went furthest in, within a tile's side);
+ * one no reach ended on, by the first whose path came within half a tile of it, before the
+ * tile that reach ended on (a camp whose adventurers moved on: the reach ends beyond it). A
+ * reach that passed over a tile's place on its way to another does not lay it: a later reach
+ * ended there.
+ */
 static void number_reached(pipeline *p, el_observation *observation,
                            el_observation *cautious)
 {
     end_reach(p);
     const vision_el_observation *seen = p->seen;
-    int rank[VISION_EL_TILES_MAX] = {0}, next = 1;
+    double side = p->config.profile->mat.tile_mm;
+    /* when each tile was laid: reach k ended on it, (2 k + 1) PATH_MAX; tip i of reach k
+     * passed it, 2 k PATH_MAX + i; -1 never */
+    long key[VISION_EL_TILES_MAX];
+    for (int j = 0; j < seen->tile_count; j++)
+        key[j] = -1;
     for (int k = 0; k < p->reaches; k++) {
-        int nearest = -1;
-        double best = p->config.profile->mat.tile_mm;
-        for (int j = 0; j < seen->tile_count; j++) {
-            double d = hypot(seen->tiles[j].x_mm - p->reach_mm[k][0],
-                             seen->tiles[j].y_mm - p->reach_mm[k][1]);
-            if (d < best) {
-                best = d;
-                nearest = j;
-            }
-        }
-        if (nearest >= 0 && rank[nearest] == 0)
-            rank[nearest] = next++;
+        int j = tile_near(seen, p->reach_mm[k], side);
+        if (j >= 0 && key[j] < 0)
+            key[j] = (2L * k + 1) * PATH_MAX;
     }
-    p->reaches = 0;
+    for (int i = 0; i < p->path_count; i++) {
+        int j = tile_near(seen, p->path_mm[i], side / 2);
+        if (j >= 0 && key[j] < 0)
+            key[j] = 2L * p->path_reach[i] * PATH_MAX + i;
+    }
+    p->reaches = p->path_count = 0;
+    /* numbered 1, 2, ... by key, the smallest first */
+    int rank[VISION_EL_TILES_MAX] = {0};
+    for (int j = 0; j < seen->tile_count; j++)
+        for (int k = 0; key[j] >= 0 && k < seen->tile_count; k++)
+            rank[j] += key[k] >= 0 && (key[k] < key[j] || (key[k] == key[j] && k <= j));
     el_observation *both[2] = {observation, cautious};
     for (int b = 0; b < 2; b++)
         for (int i = 0; both[b] && i < both[b]->count; i++)
             for (int j = 0; j < seen->tile_count; j++)
                 if (seen->tiles[j].row == both[b]->tiles[i].row &&
                     seen->tiles[j].col == both[b]->tiles[i].col)
-                    both[b]->tiles[i].reached = (int8_t)rank[j];
+                    both[b]->tiles[i].reached = (int8_t)(rank[j] < 127 ? rank[j] : 127);
 }
 
 /* Notes the seat whose arm this BUSY frame shows, if one does. */
@@ -477,12 +508,17 @@ static void watch_arm(pipeline *p)
     double tip[2];
     if (crossings == 1 && p->reaches < REACHES_MAX && pipeline_arm_tip(mask, azimuth, tip)) {
         double depth = inward(azimuth, tip[0], tip[1]);
+        /* mask pixels are gate.scale pixels of the mat at gate_px_per_mm */
+        double mm = p->config.gate.scale / p->config.gate_px_per_mm;
         if (!p->reaching || depth > p->reach_depth) {
-            /* mask pixels are gate.scale pixels of the mat at gate_px_per_mm */
-            double mm = p->config.gate.scale / p->config.gate_px_per_mm;
             p->reach_mm[p->reaches][0] = tip[0] * mm;
             p->reach_mm[p->reaches][1] = tip[1] * mm;
             p->reach_depth = depth;
+        }
+        if (p->path_count < PATH_MAX) {
+            p->path_mm[p->path_count][0] = tip[0] * mm;
+            p->path_mm[p->path_count][1] = tip[1] * mm;
+            p->path_reach[p->path_count++] = p->reaches;
         }
         p->reaching = true;
         p->reach_azimuth = azimuth;
