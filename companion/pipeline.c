@@ -15,7 +15,7 @@
 
 #define ACTING_SEVERAL (-2) /* more than one seat's arm since the last read */
 #define REACHES_MAX 32      /* reaches remembered between two reads (a turn: a few) */
-#define PATH_MAX 256        /* their tips, a BUSY frame each */
+#define REACH_TIPS_MAX 256  /* their tips, a BUSY frame each */
 #define PI 3.14159265358979323846
 
 struct pipeline {
@@ -32,8 +32,8 @@ struct pipeline {
      * the way (path_reach: the reach it belongs to). */
     double reach_mm[REACHES_MAX][2];
     int reaches;
-    double path_mm[PATH_MAX][2];
-    int path_reach[PATH_MAX];
+    double path_mm[REACH_TIPS_MAX][2];
+    int path_reach[REACH_TIPS_MAX];
     int path_count;
     bool reaching;            /* a reach under way: its furthest so far is reach_mm[reaches] */
     double reach_depth;       /* how far in it went, mask pixels */
@@ -186,6 +186,11 @@ static double inward(double azimuth_deg, double x, double y)
     return -x * sin(azimuth_deg * PI / 180) - y * cos(azimuth_deg * PI / 180);
 }
 
+static bool changed_at(const vision_image *mask, int x, int y)
+{
+    return mask->pixels[(size_t)y * (size_t)mask->stride + (size_t)(x * mask->channels)] != 0;
+}
+
 bool pipeline_arm_tip(const vision_image *mask, double azimuth_deg, double tip[2])
 {
     int w = mask->width, h = mask->height;
@@ -199,11 +204,10 @@ bool pipeline_arm_tip(const vision_image *mask, double azimuth_deg, double tip[2
         free(queue);
         return false;
     }
-#define CHANGED(x, y) (mask->pixels[(size_t)(y) * (size_t)mask->stride + (size_t)(x) * (size_t)mask->channels] != 0)
     size_t head = 0, tail = 0;
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
-            if ((x == 0 || y == 0 || x == w - 1 || y == h - 1) && CHANGED(x, y)) {
+            if ((x == 0 || y == 0 || x == w - 1 || y == h - 1) && changed_at(mask, x, y)) {
                 joined[(size_t)y * (size_t)w + (size_t)x] = 1;
                 queue[tail++] = (uint32_t)((size_t)y * (size_t)w + (size_t)x);
             }
@@ -223,13 +227,12 @@ bool pipeline_arm_tip(const vision_image *mask, double azimuth_deg, double tip[2
             if (xx < 0 || yy < 0 || xx >= w || yy >= h)
                 continue;
             size_t next = (size_t)yy * (size_t)w + (size_t)xx;
-            if (!joined[next] && CHANGED(xx, yy)) {
+            if (!joined[next] && changed_at(mask, xx, yy)) {
                 joined[next] = 1;
                 queue[tail++] = (uint32_t)next;
             }
         }
     }
-#undef CHANGED
     free(joined);
     free(queue);
     return tail > 0;
@@ -460,20 +463,20 @@ static void number_reached(pipeline *p, el_observation *observation,
     end_reach(p);
     const vision_el_observation *seen = p->seen;
     double side = p->config.profile->mat.tile_mm;
-    /* when each tile was laid: reach k ended on it, (2 k + 1) PATH_MAX; tip i of reach k
-     * passed it, 2 k PATH_MAX + i; -1 never */
+    /* when each tile was laid: reach k ended on it, (2 k + 1) REACH_TIPS_MAX; tip i of reach k
+     * passed it, 2 k REACH_TIPS_MAX + i; -1 never */
     long key[VISION_EL_TILES_MAX];
     for (int j = 0; j < seen->tile_count; j++)
         key[j] = -1;
     for (int k = 0; k < p->reaches; k++) {
         int j = tile_near(seen, p->reach_mm[k], side);
         if (j >= 0 && key[j] < 0)
-            key[j] = (2L * k + 1) * PATH_MAX;
+            key[j] = (2L * k + 1) * REACH_TIPS_MAX;
     }
     for (int i = 0; i < p->path_count; i++) {
         int j = tile_near(seen, p->path_mm[i], side / 2);
         if (j >= 0 && key[j] < 0)
-            key[j] = 2L * p->path_reach[i] * PATH_MAX + i;
+            key[j] = 2L * p->path_reach[i] * REACH_TIPS_MAX + i;
     }
     p->reaches = p->path_count = 0;
     /* numbered 1, 2, ... by key, the smallest first */
@@ -515,7 +518,7 @@ static void watch_arm(pipeline *p)
             p->reach_mm[p->reaches][1] = tip[1] * mm;
             p->reach_depth = depth;
         }
-        if (p->path_count < PATH_MAX) {
+        if (p->path_count < REACH_TIPS_MAX) {
             p->path_mm[p->path_count][0] = tip[0] * mm;
             p->path_mm[p->path_count][1] = tip[1] * mm;
             p->path_reach[p->path_count++] = p->reaches;

@@ -247,7 +247,7 @@ typedef struct el_seen_tile {
     int8_t height_or; /* a second height the camera could not rule out (1..EL_STACK_MAX), or 0:
                          a game with either matches */
     int8_t token;    /* EL_NO_TOKEN, EL_BOAT, EL_SNAKES, or EL_UNSEEN */
-    int8_t reached;  /* k > 0: the k-th tile a hand was seen reaching to since the last table;
+    int8_t reached;  /* k > 0: the k-th tile the hands were seen laying since the last table;
                         0: none seen. New tiles are placed in that order where the rules allow
                         either (the camera sees two tiles laid between its reads together) */
 } el_seen_tile;
