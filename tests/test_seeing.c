@@ -600,6 +600,84 @@ static tan_tiles *tan_tiles_new(int rows, int cols, double first_mm)
     return t;
 }
 
+/* A 560 mm mat of one colour, lit times lit_left at its left edge to lit_right at its right
+ * (a lamp's light falling off), nine tiles' worth of art in its middle, and a glare at
+ * (x, y) with that spread and peak (none at 0): seen = (1 - w) colour + w white. */
+static const float glare_mat[3] = {0.15f, 0.35f, 0.55f}, glare_white[3] = {1.0625f, 1.0625f,
+                                                                          1.0625f};
+
+static double glare_at(double x, double y, const double spot[4])
+{
+    double d2 = (x - spot[0]) * (x - spot[0]) + (y - spot[1]) * (y - spot[1]);
+    return spot[3] * exp(-d2 / (2.0 * spot[2] * spot[2]));
+}
+
+static void glared_table(el_table *table, double lit_left, double lit_right, const double spot[4],
+                         el_lit_tile *tiles)
+{
+    table->width = table->height = 560;
+    table->colour = calloc((size_t)560 * 560 * 3, sizeof(float));
+    table->foreground = calloc((size_t)560 * 560, 1);
+    assert_non_null(table->colour);
+    assert_non_null(table->foreground);
+    for (int y = 0; y < 560; y++)
+        for (int x = 0; x < 560; x++) {
+            bool tile = fabs(x + 0.5 - 280.0) < 62.0 && fabs(y + 0.5 - 280.0) < 62.0;
+            double lit = lit_left + (lit_right - lit_left) * (x + 0.5) / 560.0;
+            double w = glare_at(x + 0.5, y + 0.5, spot);
+            float *p = table->colour + ((size_t)y * 560 + (size_t)x) * 3;
+            for (int c = 0; c < 3; c++)
+                p[c] = (float)((1.0 - w) * lit * (tile ? art_tan[c] : glare_mat[c]) +
+                               w * glare_white[c]);
+        }
+    /* the tiles as their art's match lights them: the glare at their middles is their offset */
+    for (int k = 0; k < 9; k++) {
+        tiles[k].x_mm = 280.0 + 42.0 * (k % 3 - 1);
+        tiles[k].y_mm = 280.0 + 42.0 * (k / 3 - 1);
+        double w = glare_at(tiles[k].x_mm, tiles[k].y_mm, spot);
+        tiles[k].gain = (float)(1.0 - w);
+        tiles[k].offset = (float)(w * glare_white[0]);
+    }
+}
+
+/* A lamp's glare on the mat and the tiles is found where it lies, as wide and as strong as it
+ * is, and taken off: the mat under it shows its own colour again. A lamp's light falling off
+ * across the table, or no glare at all, is no glare. */
+static void test_seeing_finds_and_takes_off_a_glare(void **state)
+{
+    (void)state;
+    vision_mat mat;
+    vision_mat_default(&mat);
+    el_balance balance = {{0, 0, 0}, {1.0f / 240, 1.0f / 240, 1.0f / 240}}; /* white 1.0625 */
+    const double spot[4] = {200.0, 330.0, 50.0, 0.6};
+    el_table table;
+    el_lit_tile tiles[9];
+    el_glare glare;
+    glared_table(&table, 1.0, 1.0, spot, tiles);
+    el_glare_find(&table, &mat, &balance, glare_mat, tiles, 9, &glare);
+    assert_true(glare.found);
+    assert_true(fabs(glare.x_mm - spot[0]) <= 8.0 && fabs(glare.y_mm - spot[1]) <= 8.0);
+    assert_true(glare.spread_mm >= 40.0 && glare.spread_mm <= 65.0);
+    assert_true(fabs(glare.peak - spot[3]) <= 0.1);
+    /* the mat under its middle: far from its colour, then near it (the art's match takes what
+     * little is left, as it takes a lamp's light) */
+    const float *middle = table.colour + ((size_t)330 * 560 + 200) * 3;
+    assert_true(el_squared_distance(middle, glare_mat) > 0.3f * 0.3f);
+    el_glare_undo(&table, &glare);
+    assert_true(el_squared_distance(middle, glare_mat) < 0.1f * 0.1f);
+    el_table_free(&table);
+
+    const double none[4] = {0.0, 0.0, 50.0, 0.0};
+    glared_table(&table, 0.8, 1.2, none, tiles);
+    el_glare_find(&table, &mat, &balance, glare_mat, tiles, 9, &glare);
+    assert_false(glare.found);
+    el_table_free(&table);
+    glared_table(&table, 1.0, 1.0, none, tiles);
+    el_glare_find(&table, &mat, &balance, glare_mat, tiles, 9, &glare);
+    assert_false(glare.found);
+    el_table_free(&table);
+}
+
 /* A 60 x 60 mm table of one tan tile with the colours given side by side across its middle,
  * from (26, 30). */
 static void one_tile_table(el_table *table, const float (*shown)[3], int count)
@@ -904,6 +982,7 @@ int main(void)
         cmocka_unit_test(test_seeing_patch_distance_light_ignores_what_covers_the_art),
         cmocka_unit_test(test_seeing_patch_distance_leaves_out_the_pieces),
         cmocka_unit_test(test_seeing_glare_shows_no_art),
+        cmocka_unit_test(test_seeing_finds_and_takes_off_a_glare),
         cmocka_unit_test(test_seeing_stack_evidence_leaves_blurred_edges_out),
         cmocka_unit_test(test_seeing_stack_evidence_tells_shadow_from_lit_art),
         cmocka_unit_test(test_seeing_finds_the_light_and_reads_heights_from_shadows),

@@ -51,6 +51,43 @@ vision_status el_table_read(const vision_image *frame, const vision_registration
                             const float mat_colour[3], el_table *table);
 void el_table_free(el_table *table);
 
+/* Marks the foreground again (el_table_read's mask), from the table's colours as they are. */
+vision_status el_table_find_foreground(el_table *table, const vision_mat *mat,
+                                       const float mat_colour[3]);
+
+/* Inside a marker's paper (with room to spare), where nothing of the game is looked for. */
+bool el_on_marker_paper(const vision_mat *mat, double x, double y);
+
+/*
+ * A lamp mirrored in the table: a round spot washing what lies under it towards the camera's
+ * white, seen = (1 - w) colour + w white, with w = peak exp(-d^2 / (2 spread^2)) at d mm from
+ * its middle (el_glare.c).
+ */
+typedef struct el_glare {
+    bool found;
+    double x_mm, y_mm, spread_mm, peak;
+    float white[3]; /* the brightest the camera sees, balanced */
+} el_glare;
+
+/* A tile as its art's match lit it (el_match): where its middle lies, its gain and offset. */
+typedef struct el_lit_tile {
+    double x_mm, y_mm;
+    float gain, offset;
+} el_lit_tile;
+
+/* The spot that best explains the white the bare mat and the tiles gained; found is false when
+ * none is plainly there. */
+void el_glare_find(const el_table *table, const vision_mat *mat, const el_balance *balance,
+                   const float mat_colour[3], const el_lit_tile *tiles, int count,
+                   el_glare *glare);
+
+/* The spot's white at a table point (0 when none was found). */
+double el_glare_at(const el_glare *glare, double x_mm, double y_mm);
+
+/* Takes the spot off the table's colours (each at most GLARE_MOST white: beyond, too little of
+ * the colour is left to see). */
+void el_glare_undo(el_table *table, const el_glare *glare);
+
 /* The median colour of the table outside the markers: the mat's colour while teaching. */
 void el_table_median(const vision_image *frame, const vision_registration *registration,
                      const vision_mat *mat, const el_balance *balance, float colour[3]);
@@ -178,6 +215,9 @@ bool el_has_palette(const vision_el_model *model, int token);
 
 /* The squared distance between two colours. */
 float el_squared_distance(const float a[3], const float b[3]);
+
+/* qsort's order of floats, smallest first. */
+int el_compare_floats(const void *a, const void *b);
 
 /* The per-channel median of count colours (reorders values). */
 void el_median_colour(float *values, int count, float colour[3]);

@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define GLARE_UNTOUCHED 0.02 /* a tile a glare whitens less than this is read as before it was
+                                taken off (its art's match takes that much as it takes a lamp) */
+#define GLARE_PROBE_MM 4.0   /* where glare_reached_mat looks */
+#define SAME_GRID_MM 0.5     /* grids whose corner cells lie this near are one */
 #define HIDDEN_SHARE 0.5    /* a cell more than half unlike any art is hidden (a hand, glare) */
 #define PIECE_EXPLAINS 1.0f /* a colour this near a piece's (EL_OUTLIER² units) may be one's,
                                shaded: looser than EL_PIECE_LIKE, as it only tells a tile
@@ -360,46 +364,127 @@ static void fit_stacks(el_evidence *evidence, const vision_registration *registr
     }
 }
 
-/* Everything after the table is seen from above; vision_el_recognise's body. */
-static vision_status read_table(const vision_registration *registration, const vision_mat *mat,
-                                const vision_el_model *model, const el_table *table_seen,
-                                vision_el_observation *seen, vision_el_timing *clock)
+/* The tiles of a table as read_tiles found them, for read_stacks. */
+typedef struct tiles_read {
+    bool any;       /* a grid was found: tiles lie on the mat */
+    el_grid found;  /* the grid as found, */
+    el_grid grid;   /* and without the cells hidden */
+    int sampled[EL_CELLS_MAX][EL_CELLS_MAX]; /* each cell's patch, hidden or not (-1: none) */
+    el_scenery scenery; /* its grid is the grid above */
+    cell_reading readings[EL_CELLS_MAX][EL_CELLS_MAX];
+    el_patch patches[VISION_EL_TILES_MAX];
+    int patch_of[EL_CELLS_MAX][EL_CELLS_MAX]; /* -1: no tile read there */
+} tiles_read;
+
+/* Whether a read can keep a tile as an earlier read of the same grid read it: the glare taken
+ * off since reached none of it (at most GLARE_UNTOUCHED white anywhere on it). */
+static bool untouched(const tiles_read *before, const el_grid *grid, const el_glare *glare,
+                      const vision_mat *mat, int r, int c)
+{
+    if (!before || !glare || before->sampled[r][c] < 0)
+        return false;
+    double x, y;
+    el_grid_centre(grid, r, c, &x, &y);
+    double near = fmax(0.0, hypot(x - glare->x_mm, y - glare->y_mm) - mat->tile_mm * sqrt(0.5));
+    return glare->peak * exp(-near * near / (2.0 * glare->spread_mm * glare->spread_mm)) <
+           GLARE_UNTOUCHED;
+}
+
+/* Whether the glare whitened any of the table outside the grid's tiles: bare mat that may have
+ * passed for tiles, or hidden them, so that the grid must be found again once it is off. */
+static bool glare_reached_mat(const el_table *table, const el_grid *grid, const el_glare *glare)
+{
+    for (double y = 0.5; y < table->height; y += GLARE_PROBE_MM)
+        for (double x = 0.5; x < table->width; x += GLARE_PROBE_MM) {
+            if (el_glare_at(glare, x, y) < GLARE_UNTOUCHED)
+                continue;
+            int row, col;
+            double u, v;
+            el_grid_locate(grid, x, y, &row, &col, &u, &v);
+            if (row < 0 || col < 0 || row >= grid->rows || col >= grid->cols ||
+                !grid->tile[row][col])
+                return true;
+        }
+    return false;
+}
+
+/* Whether two grids put the same tiles in the same cells, within a fraction of a millimetre
+ * over the whole layout. */
+static bool same_grid(const el_grid *a, const el_grid *b)
+{
+    if (a->rows != b->rows || a->cols != b->cols || a->tiles != b->tiles ||
+        memcmp(a->tile, b->tile, sizeof a->tile) != 0)
+        return false;
+    for (int corner = 0; corner < 4; corner++) {
+        int r = corner & 1 ? a->rows - 1 : 0, c = corner & 2 ? a->cols - 1 : 0;
+        double ax, ay, bx, by;
+        el_grid_centre(a, r, c, &ax, &ay);
+        el_grid_centre(b, r, c, &bx, &by);
+        if (hypot(ax - bx, ay - by) > SAME_GRID_MM)
+            return false;
+    }
+    return true;
+}
+
+/* The tile grid and each tile's type (vision_el_recognise's first half); seen gets the cells
+ * that are hidden. Read again after a glare was taken off (before and glare not NULL), the
+ * tiles it did not reach keep before's reading when the grid is the same. */
+static vision_status read_tiles(const vision_mat *mat, const vision_el_model *model,
+                                const el_table *table_seen, vision_el_observation *seen,
+                                vision_el_timing *clock, const tiles_read *before,
+                                const el_glare *glare, tiles_read *read)
 {
     const el_table table = *table_seen;
     double mark = vision_clock_ms();
-    el_grid grid;
-    vision_status status = el_grid_find(&table, mat, &grid);
-    clock->grid_ms = vision_clock_ms() - mark;
+    memset(read, 0, sizeof *read);
+    el_grid *grid = &read->grid;
+    vision_status status = VISION_OK;
+    if (before && before->any && !glare_reached_mat(&table, &before->found, glare))
+        *grid = before->found; /* no mat changed: the same grid */
+    else
+        status = el_grid_find(&table, mat, grid);
+    clock->grid_ms += vision_clock_ms() - mark;
     mark = vision_clock_ms();
     if (status == VISION_NOMEM)
         return status;
     if (status != VISION_OK) /* an empty mat is an observation too: no tiles */
         return VISION_OK;
+    read->any = true;
+    read->found = *grid;
+    /* the same grid as before: before's, so that what the glare did not reach reads as then */
+    if (before && before->any && same_grid(&before->found, grid))
+        *grid = before->found;
+    else
+        before = NULL;
 
-    el_scenery scenery;
-    memset(&scenery, 0, sizeof scenery);
-    scenery.grid = &grid;
-    scenery.mat = mat;
-    memcpy(scenery.mat_colour, model->mat_colour, sizeof scenery.mat_colour);
-    cell_reading readings[EL_CELLS_MAX][EL_CELLS_MAX];
-    el_patch patches[VISION_EL_TILES_MAX];
-    int patch_of[EL_CELLS_MAX][EL_CELLS_MAX];
+    el_scenery *scenery = &read->scenery;
+    scenery->grid = grid;
+    scenery->mat = mat;
+    memcpy(scenery->mat_colour, model->mat_colour, sizeof scenery->mat_colour);
+    cell_reading (*readings)[EL_CELLS_MAX] = read->readings;
+    el_patch *patches = read->patches;
+    int (*patch_of)[EL_CELLS_MAX] = read->patch_of;
     int tiles = 0;
     bool flat[EL_CELLS_MAX][EL_CELLS_MAX]; /* el_shows_no_art */
-    for (int r = 0; r < grid.rows; r++)
-        for (int c = 0; c < grid.cols; c++) {
-            patch_of[r][c] = -1;
+    for (int r = 0; r < grid->rows; r++)
+        for (int c = 0; c < grid->cols; c++) {
+            patch_of[r][c] = read->sampled[r][c] = -1;
             flat[r][c] = false;
-            scenery.art[r][c] = NULL;
-            if (!grid.tile[r][c] || tiles == VISION_EL_TILES_MAX)
+            scenery->art[r][c] = NULL;
+            if (!grid->tile[r][c] || tiles == VISION_EL_TILES_MAX)
                 continue;
-            el_patch_sample(&table, &grid, mat, r, c, &patches[tiles]);
-            read_type(model, &patches[tiles], &table, &grid, mat, r, c, &readings[r][c]);
+            if (untouched(before, grid, glare, mat, r, c)) {
+                patches[tiles] = before->patches[before->sampled[r][c]];
+                readings[r][c] = before->readings[r][c];
+            } else {
+                el_patch_sample(&table, grid, mat, r, c, &patches[tiles]);
+                read_type(model, &patches[tiles], &table, grid, mat, r, c, &readings[r][c]);
+            }
             flat[r][c] = el_shows_no_art(readings[r][c].distance, &readings[r][c].match);
-            patch_of[r][c] = tiles++;
+            patch_of[r][c] = read->sampled[r][c] = tiles++;
         }
-    for (int r = 0; r < grid.rows; r++)
-        for (int c = 0; c < grid.cols; c++) {
+    for (int r = 0; r < grid->rows; r++)
+        for (int c = 0; c < grid->cols; c++) {
             if (patch_of[r][c] < 0)
                 continue;
             /* A cell that shows no art amid tiles that do is a tile washed out (a stack and its
@@ -408,13 +493,13 @@ static vision_status read_table(const vision_registration *registration, const v
             static const int step[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
             for (int k = 0; k < 4; k++) {
                 int rr = r + step[k][0], cc = c + step[k][1];
-                amid += rr >= 0 && cc >= 0 && rr < grid.rows && cc < grid.cols &&
+                amid += rr >= 0 && cc >= 0 && rr < grid->rows && cc < grid->cols &&
                         patch_of[rr][cc] >= 0 && !flat[rr][cc];
             }
             bool no_art = flat[r][c] && amid < WASHED_OUT_AMID;
             if (no_art || (readings[r][c].match.outliers > HIDDEN_SHARE &&
-                           hidden(model, &table, &grid, mat, r, c, &readings[r][c]))) {
-                grid.tile[r][c] = false; /* reported unknown, never guessed */
+                           hidden(model, &table, grid, mat, r, c, &readings[r][c]))) {
+                grid->tile[r][c] = false; /* reported unknown, never guessed */
                 patch_of[r][c] = -1;
                 if (seen->unknown_count < VISION_EL_TILES_MAX) {
                     seen->unknown[seen->unknown_count].row = r;
@@ -423,16 +508,53 @@ static vision_status read_table(const vision_registration *registration, const v
                 }
                 continue;
             }
-            scenery.art[r][c] = el_model_art(model, readings[r][c].type);
-            scenery.match[r][c] = readings[r][c].match;
+            scenery->art[r][c] = el_model_art(model, readings[r][c].type);
+            scenery->match[r][c] = readings[r][c].match;
         }
-    clock->types_ms = vision_clock_ms() - mark;
-    mark = vision_clock_ms();
+    clock->types_ms += vision_clock_ms() - mark;
+    return VISION_OK;
+}
 
+/* The tiles read, lit as their art's match found them (for el_glare_find): how many. */
+static int lit_tiles(const tiles_read *read, el_lit_tile *lit)
+{
+    int count = 0;
+    const el_grid *grid = &read->grid;
+    for (int r = 0; r < grid->rows; r++)
+        for (int c = 0; c < grid->cols; c++) {
+            if (read->patch_of[r][c] < 0)
+                continue;
+            const el_match *match = &read->scenery.match[r][c];
+            el_lit_tile *t = &lit[count++];
+            el_grid_centre(grid, r, c, &t->x_mm, &t->y_mm);
+            t->x_mm += match->shift_mm[0] * cos(grid->angle) - match->shift_mm[1] * sin(grid->angle);
+            t->y_mm += match->shift_mm[0] * sin(grid->angle) + match->shift_mm[1] * cos(grid->angle);
+            t->gain = match->gain;
+            t->offset = match->offset;
+        }
+    return count;
+}
+
+/* Each tile's stack and token, from the tiles read (vision_el_recognise's second half). */
+static vision_status read_stacks(const vision_registration *registration, const vision_mat *mat,
+                                 const vision_el_model *model, const el_table *table_seen,
+                                 tiles_read *read, vision_el_observation *seen,
+                                 vision_el_timing *clock)
+{
+    if (!read->any)
+        return VISION_OK;
+    const el_table table = *table_seen;
+    double mark = vision_clock_ms();
+    el_grid grid = read->grid;
+    el_scenery scenery = read->scenery;
+    scenery.grid = &grid;
+    cell_reading (*readings)[EL_CELLS_MAX] = read->readings;
+    el_patch *patches = read->patches;
+    int (*patch_of)[EL_CELLS_MAX] = read->patch_of;
     double radius = model->piece_diameter_mm / 2.0, piece = model->piece_height_mm;
     el_evidence evidence;
     el_stack_fit(*fits)[EL_CELLS_MAX] = malloc(sizeof(el_stack_fit[EL_CELLS_MAX][EL_CELLS_MAX]));
-    status = fits ? el_evidence_init(&evidence, &table, &scenery, model) : VISION_NOMEM;
+    vision_status status = fits ? el_evidence_init(&evidence, &table, &scenery, model) : VISION_NOMEM;
     if (status != VISION_OK) {
         free(fits);
         return status;
@@ -563,7 +685,7 @@ static vision_status read_table(const vision_registration *registration, const v
         seen->unknown[i].row -= row0 == EL_CELLS_MAX ? 0 : row0;
         seen->unknown[i].col -= col0 == EL_CELLS_MAX ? 0 : col0;
     }
-    clock->stacks_ms = vision_clock_ms() - mark;
+    clock->stacks_ms += vision_clock_ms() - mark;
     return VISION_OK;
 }
 
@@ -604,7 +726,33 @@ vision_status vision_el_recognise(const vision_image *frame,
     clock.rectify_ms = vision_clock_ms() - mark;
     mark = vision_clock_ms();
 
-    status = read_table(registration, mat, model, &table, seen, &clock);
+    /* The tiles read; where a lamp's glare shows on them or the mat, it is taken off and they
+     * are read again; then the stacks. */
+    tiles_read *first = malloc(sizeof *first), *read = first;
+    el_lit_tile *lit = malloc(VISION_EL_TILES_MAX * sizeof *lit);
+    vision_el_observation blank = *seen;
+    status = first && lit ? read_tiles(mat, model, &table, seen, &clock, NULL, NULL, first)
+                          : VISION_NOMEM;
+    if (status == VISION_OK && first->any) {
+        el_glare glare;
+        el_glare_find(&table, mat, &balance, model->mat_colour, lit, lit_tiles(first, lit),
+                      &glare);
+        if (glare.found) {
+            el_glare_undo(&table, &glare);
+            *seen = blank;
+            read = malloc(sizeof *read);
+            status = read ? el_table_find_foreground(&table, mat, model->mat_colour)
+                          : VISION_NOMEM;
+            if (status == VISION_OK)
+                status = read_tiles(mat, model, &table, seen, &clock, first, &glare, read);
+        }
+    }
+    if (status == VISION_OK)
+        status = read_stacks(registration, mat, model, &table, read, seen, &clock);
+    if (read != first)
+        free(read);
+    free(first);
+    free(lit);
     el_table_free(&table);
     clock.total_ms = vision_clock_ms() - start;
     if (timing)

@@ -27,7 +27,7 @@ static void sample_raw(const vision_image *frame, vision_point pixel, float colo
     }
 }
 
-static int compare_floats(const void *a, const void *b)
+int el_compare_floats(const void *a, const void *b)
 {
     float x = *(const float *)a, y = *(const float *)b;
     return (x > y) - (x < y);
@@ -44,7 +44,7 @@ void el_median_colour(float *values, int count, float colour[3])
         }
         for (int i = 0; i < count; i++)
             channel[i] = values[i * 3 + c];
-        qsort(channel, (size_t)count, sizeof(float), compare_floats);
+        qsort(channel, (size_t)count, sizeof(float), el_compare_floats);
         colour[c] = channel[count / 2];
     }
     free(channel);
@@ -118,8 +118,7 @@ void el_sample(const vision_image *frame, const vision_registration *registratio
                                art seen as mat is smaller, inside its tile's frame) */
 #define MAT_DISTANCE 0.16f /* further than this from the mat's colour: something lies there */
 
-/* Inside a marker's paper (with room to spare), where nothing of the game is looked for. */
-static bool on_marker_paper(const vision_mat *mat, double x, double y)
+bool el_on_marker_paper(const vision_mat *mat, double x, double y)
 {
     double reach = mat->marker_mm * 0.95;
     for (int id = 0; id < 4; id++)
@@ -244,17 +243,24 @@ vision_status el_table_read(const vision_image *frame, const vision_registration
     table->height = top.height;
     for (int y = 0; y < top.height; y++) {
         const uint8_t *row = top.pixels + (size_t)y * (size_t)top.stride;
-        for (int x = 0; x < top.width; x++) {
-            size_t i = (size_t)y * (size_t)top.width + (size_t)x;
-            float *value = table->colour + i * 3;
-            for (int c = 0; c < 3; c++)
-                value[c] = ((float)row[x * 3 + c] - balance->black[c]) * balance->scale[c];
-            float d = mat_distance(value, mat_colour);
-            table->foreground[i] =
-                d > MAT_DISTANCE * MAT_DISTANCE && !on_marker_paper(mat, x + 0.5, y + 0.5);
-        }
+        float *value = table->colour + (size_t)y * (size_t)top.width * 3;
+        for (int x = 0; x < top.width * 3; x++)
+            value[x] = ((float)row[x] - balance->black[x % 3]) * balance->scale[x % 3];
     }
     vision_image_free(&top);
+    return el_table_find_foreground(table, mat, mat_colour);
+}
+
+vision_status el_table_find_foreground(el_table *table, const vision_mat *mat,
+                                       const float mat_colour[3])
+{
+    for (int y = 0; y < table->height; y++)
+        for (int x = 0; x < table->width; x++) {
+            size_t i = (size_t)y * (size_t)table->width + (size_t)x;
+            float d = mat_distance(table->colour + i * 3, mat_colour);
+            table->foreground[i] =
+                d > MAT_DISTANCE * MAT_DISTANCE && !el_on_marker_paper(mat, x + 0.5, y + 0.5);
+        }
     return fill_holes(table, HOLE_TILE_SHARE * mat->tile_mm * mat->tile_mm) ? VISION_OK
                                                                             : VISION_NOMEM;
 }
@@ -276,7 +282,7 @@ void el_table_median(const vision_image *frame, const vision_registration *regis
     for (int r = 0; values && r < rows; r++)
         for (int c = 0; c < columns; c++) {
             double x = (c + 0.5) * STEP_MM, y = (r + 0.5) * STEP_MM;
-            if (!on_marker_paper(mat, x, y))
+            if (!el_on_marker_paper(mat, x, y))
                 el_sample(frame, registration, balance, x, y, 0.0, values + 3 * count++);
         }
     el_median_colour(values, values ? count : 0, colour);
