@@ -448,42 +448,45 @@ static int tile_near(const vision_el_observation *seen, const double at[2], doub
     return nearest;
 }
 
-/*
- * Numbers the tiles of the rules' observations (el_seen_tile.reached; cautious NULL: none) in
- * the order the hands laid them since the last read. A tile is laid by the first reach that
- * ended on it (the tile seen nearest where the arm went furthest in, within a tile's side);
- * one no reach ended on, by the first whose path came within half a tile of it, before the
- * tile that reach ended on (a camp whose adventurers moved on: the reach ends beyond it). A
- * reach that passed over a tile's place on its way to another does not lay it: a later reach
- * ended there.
- */
+void pipeline_rank_reached(const vision_el_observation *seen, double side,
+                           const pipeline_reaches *reaches, int *rank)
+{
+    /* when each tile was laid: reach k ended on it, (2 k + 1) tips_max; tip i of reach k
+     * passed it, 2 k tips_max + i (before the tile reach k ended on); -1 never */
+    long tips_max = reaches->tip_count + 1;
+    long key[VISION_EL_TILES_MAX];
+    for (int j = 0; j < seen->tile_count; j++)
+        key[j] = -1;
+    for (int k = 0; k < reaches->count; k++) {
+        int j = tile_near(seen, reaches->end_mm[k], side);
+        if (j >= 0 && key[j] < 0)
+            key[j] = (2L * k + 1) * tips_max;
+    }
+    for (int i = 0; i < reaches->tip_count; i++) {
+        int j = tile_near(seen, reaches->tip_mm[i], side / 2);
+        if (j >= 0 && key[j] < 0)
+            key[j] = 2L * reaches->tip_reach[i] * tips_max + i;
+    }
+    /* numbered 1, 2, ... by key, the smallest first */
+    for (int j = 0; j < seen->tile_count; j++) {
+        rank[j] = 0;
+        for (int k = 0; key[j] >= 0 && k < seen->tile_count; k++)
+            rank[j] += key[k] >= 0 && (key[k] < key[j] || (key[k] == key[j] && k <= j));
+    }
+}
+
+/* Numbers the tiles of the rules' observations (el_seen_tile.reached; cautious NULL: none) in
+ * the order the hands laid them since the last read (pipeline_rank_reached). */
 static void number_reached(pipeline *p, el_observation *observation,
                            el_observation *cautious)
 {
     end_reach(p);
     const vision_el_observation *seen = p->seen;
-    double side = p->config.profile->mat.tile_mm;
-    /* when each tile was laid: reach k ended on it, (2 k + 1) REACH_TIPS_MAX; tip i of reach k
-     * passed it, 2 k REACH_TIPS_MAX + i; -1 never */
-    long key[VISION_EL_TILES_MAX];
-    for (int j = 0; j < seen->tile_count; j++)
-        key[j] = -1;
-    for (int k = 0; k < p->reaches; k++) {
-        int j = tile_near(seen, p->reach_mm[k], side);
-        if (j >= 0 && key[j] < 0)
-            key[j] = (2L * k + 1) * REACH_TIPS_MAX;
-    }
-    for (int i = 0; i < p->path_count; i++) {
-        int j = tile_near(seen, p->path_mm[i], side / 2);
-        if (j >= 0 && key[j] < 0)
-            key[j] = 2L * p->path_reach[i] * REACH_TIPS_MAX + i;
-    }
+    pipeline_reaches reaches = {(const double(*)[2])p->reach_mm, p->reaches,
+                                (const double(*)[2])p->path_mm, p->path_reach, p->path_count};
+    int rank[VISION_EL_TILES_MAX];
+    pipeline_rank_reached(seen, p->config.profile->mat.tile_mm, &reaches, rank);
     p->reaches = p->path_count = 0;
-    /* numbered 1, 2, ... by key, the smallest first */
-    int rank[VISION_EL_TILES_MAX] = {0};
-    for (int j = 0; j < seen->tile_count; j++)
-        for (int k = 0; key[j] >= 0 && k < seen->tile_count; k++)
-            rank[j] += key[k] >= 0 && (key[k] < key[j] || (key[k] == key[j] && k <= j));
     el_observation *both[2] = {observation, cautious};
     for (int b = 0; b < 2; b++)
         for (int i = 0; both[b] && i < both[b]->count; i++)

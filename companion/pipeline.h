@@ -196,6 +196,27 @@ int pipeline_arm_crossings(const vision_image *mask, int min_px, double *azimuth
  */
 bool pipeline_arm_tip(const vision_image *mask, double azimuth_deg, double tip[2]);
 
+/* Where the arms reached between two reads, mat mm, in order: where each reach went furthest
+ * in, and every tip on the way with the reach it belongs to (0 .. count - 1). */
+typedef struct pipeline_reaches {
+    const double (*end_mm)[2];
+    int count;
+    const double (*tip_mm)[2];
+    const int *tip_reach;
+    int tip_count;
+} pipeline_reaches;
+
+/*
+ * The order the hands laid the tiles seen (tiles of side mm): rank[j] for seen->tiles[j], 1
+ * first, 0 for a tile no reach laid. A tile is laid by the first reach that ended on it (the
+ * tile nearest where the arm went furthest in, within a tile's side); one no reach ended on,
+ * by the first whose path came within half a tile of it, before the tile that reach ended on
+ * (a camp whose adventurers moved on: the reach ends beyond it). A reach that passed over a
+ * tile's place on its way to another does not lay it: a later reach ended there.
+ */
+void pipeline_rank_reached(const vision_el_observation *seen, double side,
+                           const pipeline_reaches *reaches, int *rank);
+
 /*
  * The seat whose side (seat_deg[count], degrees) is nearest azimuth_deg, or -1 when the azimuth
  * lies within margin_deg of halfway between it and the next nearest.

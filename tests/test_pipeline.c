@@ -15,6 +15,7 @@
 #include "pipeline.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PI 3.14159265358979323846
@@ -112,6 +113,39 @@ static void test_pipeline_finds_the_arms_tip(void **state)
     double tip[2];
     assert_false(pipeline_arm_tip(&mask, 0, tip));
     vision_image_free(&mask);
+}
+
+/* Tiles numbered in the order the hands laid them: B by the first reach, which went furthest
+ * in on it (passing over A's place on its way); C, passed by the second reach on its way to A,
+ * where it ended (a camp whose adventurers moved on from C to A); A last; D, no reach near it,
+ * not numbered. */
+static void test_pipeline_ranks_tiles_in_the_order_reached(void **state)
+{
+    (void)state;
+    vision_el_observation *seen = calloc(1, sizeof *seen);
+    assert_non_null(seen);
+    static const double at[4][2] = {{100, 100}, {140, 100}, {180, 100}, {300, 300}};
+    for (int j = 0; j < 4; j++) {
+        seen->tiles[j].x_mm = at[j][0];
+        seen->tiles[j].y_mm = at[j][1];
+    }
+    seen->tile_count = 4;
+    const double ends[2][2] = {{141, 101}, {99, 99}};
+    const double tips[6][2] = {{60, 100}, {100, 102}, {141, 101}, {230, 100}, {181, 99}, {99, 99}};
+    const int tip_reach[6] = {0, 0, 0, 1, 1, 1};
+    pipeline_reaches reaches = {ends, 2, tips, tip_reach, 6};
+    int rank[4];
+    pipeline_rank_reached(seen, 40, &reaches, rank);
+    assert_int_equal(rank[1], 1); /* B */
+    assert_int_equal(rank[2], 2); /* C */
+    assert_int_equal(rank[0], 3); /* A */
+    assert_int_equal(rank[3], 0); /* D */
+    /* no reach at all: nothing numbered */
+    pipeline_reaches none = {ends, 0, tips, tip_reach, 0};
+    pipeline_rank_reached(seen, 40, &none, rank);
+    for (int j = 0; j < 4; j++)
+        assert_int_equal(rank[j], 0);
+    free(seen);
 }
 
 static void test_pipeline_takes_the_nearest_seat_or_none(void **state)
@@ -229,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_finds_the_arms_side_from_a_mask),
         cmocka_unit_test(test_pipeline_tells_no_arm_two_arms_and_a_jolt),
         cmocka_unit_test(test_pipeline_finds_the_arms_tip),
+        cmocka_unit_test(test_pipeline_ranks_tiles_in_the_order_reached),
         cmocka_unit_test(test_pipeline_takes_the_nearest_seat_or_none),
         cmocka_unit_test(test_pipeline_sees_a_moved_camera_in_its_registration),
         cmocka_unit_test(test_pipeline_gate_mask_and_unread),
