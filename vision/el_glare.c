@@ -12,6 +12,7 @@
 #include "el_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,10 +22,13 @@
 #define GLARE_MOST 0.75   /* the most of a pixel taken for white */
 #define GLARE_SEEN 0.25   /* the samples cover this share of a spot at least (of sum(g^2)): one
                              whose middle nothing shows is not guessed from its edge */
+#define GREY_MAT 0.01     /* a mat whose colour and white are this near one direction (the
+                             sine squared of their angle) is grey */
 #define MAT_NEAR 0.08f    /* the mat under glare: this near lit mat plus white (balanced) */
 
 /* seen = lit m + w white, by least squares: the squared distance left, INFINITY where the
- * mat cannot be told from white (a grey mat) or is lit unlike any lamp. */
+ * mat is lit unlike any lamp. A grey mat's colour cannot tell a lamp's light from white: it
+ * is taken as lit as taught (lit 1), all it gained white. */
 static float glare_fit(const float seen[3], const float m[3], const float white[3], float *w_out)
 {
     double mm = 0, mw = 0, ww = 0, sm = 0, sw = 0;
@@ -35,10 +39,18 @@ static float glare_fit(const float seen[3], const float m[3], const float white[
         sm += seen[c] * m[c];
         sw += seen[c] * white[c];
     }
-    double det = mm * ww - mw * mw;
-    if (det < 1e-3 * mm * ww)
-        return INFINITY;
-    double lit = (sm * ww - sw * mw) / det, w = (sw * mm - sm * mw) / det;
+    double det = mm * ww - mw * mw, lit = 1.0, w;
+    if (det >= GREY_MAT * mm * ww) {
+        lit = (sm * ww - sw * mw) / det;
+        w = (sw * mm - sm * mw) / det;
+    } else { /* (seen - m) along (white - m) */
+        double along = 0.0, span = 0.0;
+        for (int c = 0; c < 3; c++) {
+            along += (seen[c] - m[c]) * (white[c] - m[c]);
+            span += (white[c] - m[c]) * (white[c] - m[c]);
+        }
+        w = span > 1e-9 ? along / span : 0.0;
+    }
     if (lit < 0.3 || lit > 1.6)
         return INFINITY;
     float d = 0.0f;
@@ -111,6 +123,25 @@ static void for_cells(double x, double y, double half, int gw, int gh, float *we
         }
 }
 
+/* dst: src (gw x gh) summed along its rows (or columns) with weights kernel[|d|], |d| <=
+ * reach. */
+static void blur(const float *src, float *dst, int gw, int gh, bool rows, const double *kernel,
+                 int reach)
+{
+    int length = rows ? gw : gh;
+    size_t step = rows ? 1 : (size_t)gw;
+    for (int gy = 0; gy < gh; gy++)
+        for (int gx = 0; gx < gw; gx++) {
+            int at = rows ? gx : gy;
+            const float *middle = src + (size_t)gy * (size_t)gw + (size_t)gx;
+            double sum = 0.0;
+            for (int d = -reach; d <= reach; d++)
+                if (at + d >= 0 && at + d < length)
+                    sum += kernel[abs(d)] * middle[d * (ptrdiff_t)step];
+            dst[(size_t)gy * (size_t)gw + (size_t)gx] = (float)sum;
+        }
+}
+
 /* How much of the samples' white a spot at (x, y) of this spread explains, sum(w g)^2 /
  * sum(g^2), and its best peak, sum(w g) / sum(g^2): the coarse search's measure, summed
  * directly. */
@@ -148,8 +179,9 @@ void el_glare_find(const el_table *table, const vision_mat *mat, const el_balanc
         return;
     size_t cells = (size_t)gw * (size_t)gh;
     float *gained = calloc(cells, sizeof *gained), *weight = calloc(cells, sizeof *weight);
-    float *along_n = malloc(cells * sizeof *along_n), *along_d = malloc(cells * sizeof *along_d);
-    if (!gained || !weight || !along_n || !along_d)
+    float *product = malloc(cells * sizeof *product), *along = malloc(cells * sizeof *along);
+    float *sum_n = malloc(cells * sizeof *sum_n), *sum_d = malloc(cells * sizeof *sum_d);
+    if (!gained || !weight || !product || !along || !sum_n || !sum_d)
         goto done;
     /* the mat's samples only where no tile lies (a tile's light frame passes for glared mat) */
     for (int t = 0; t < count; t++)
@@ -176,6 +208,8 @@ void el_glare_find(const el_table *table, const vision_mat *mat, const el_balanc
     for (int t = 0; t < count; t++)
         for_cells(tiles[t].x_mm, tiles[t].y_mm, mat->tile_mm / 2.0, gw, gh, weight, 1.0f, gained,
                   (tiles[t].offset - baseline) / white_mean);
+    for (size_t i = 0; i < cells; i++)
+        product[i] = gained[i] * weight[i];
     static const double spreads[] = {30, 40, 50, 65, 80, 100};
     double best = 0.0;
     for (size_t k = 0; k < sizeof spreads / sizeof spreads[0]; k++) {
@@ -189,31 +223,15 @@ void el_glare_find(const el_table *table, const vision_mat *mat, const el_balanc
             g2[d] = g[d] * g[d];
         }
         /* the sums along rows, then along columns */
-        for (int gy = 0; gy < gh; gy++)
-            for (int gx = 0; gx < gw; gx++) {
-                double n = 0.0, d2 = 0.0;
-                for (int d = -reach; d <= reach; d++) {
-                    int x = gx + d;
-                    if (x < 0 || x >= gw)
-                        continue;
-                    size_t i = (size_t)gy * (size_t)gw + (size_t)x;
-                    n += g[abs(d)] * gained[i] * weight[i];
-                    d2 += g2[abs(d)] * weight[i];
-                }
-                along_n[(size_t)gy * (size_t)gw + (size_t)gx] = (float)n;
-                along_d[(size_t)gy * (size_t)gw + (size_t)gx] = (float)d2;
-            }
+        blur(product, along, gw, gh, true, g, reach);
+        blur(along, sum_n, gw, gh, false, g, reach);
+        blur(weight, along, gw, gh, true, g2, reach);
+        blur(along, sum_d, gw, gh, false, g2, reach);
         double whole = PI * spread * spread; /* sum(g^2) over a grid without end */
         for (int gy = 0; gy < gh; gy++)
             for (int gx = 0; gx < gw; gx++) {
-                double n = 0.0, d2 = 0.0;
-                for (int d = -reach; d <= reach; d++) {
-                    int y = gy + d;
-                    if (y < 0 || y >= gh)
-                        continue;
-                    n += g[abs(d)] * along_n[(size_t)y * (size_t)gw + (size_t)gx];
-                    d2 += g2[abs(d)] * along_d[(size_t)y * (size_t)gw + (size_t)gx];
-                }
+                double n = sum_n[(size_t)gy * (size_t)gw + (size_t)gx];
+                double d2 = sum_d[(size_t)gy * (size_t)gw + (size_t)gx];
                 if (n <= 0.0 || d2 < GLARE_SEEN * whole || n * n / d2 <= best)
                     continue;
                 best = n * n / d2;
@@ -245,8 +263,10 @@ void el_glare_find(const el_table *table, const vision_mat *mat, const el_balanc
 done:
     free(gained);
     free(weight);
-    free(along_n);
-    free(along_d);
+    free(product);
+    free(along);
+    free(sum_n);
+    free(sum_d);
 }
 
 double el_glare_at(const el_glare *glare, double x_mm, double y_mm)
