@@ -635,7 +635,6 @@ static void glared_table(el_table *table, double lit_left, double lit_right, con
         tiles[k].x_mm = 280.0 + 42.0 * (k % 3 - 1);
         tiles[k].y_mm = 280.0 + 42.0 * (k / 3 - 1);
         double w = glare_at(tiles[k].x_mm, tiles[k].y_mm, spot);
-        tiles[k].gain = (float)(1.0 - w);
         tiles[k].offset = (float)(w * glare_white[0]);
     }
 }

@@ -69,10 +69,11 @@ typedef struct el_glare {
     float white[3]; /* the brightest the camera sees, balanced */
 } el_glare;
 
-/* A tile as its art's match lit it (el_match): where its middle lies, its gain and offset. */
+/* A tile as its art's match lit it (el_match): where its art's middle lies, and the offset
+ * (the white) the match added to the art. */
 typedef struct el_lit_tile {
     double x_mm, y_mm;
-    float gain, offset;
+    float offset;
 } el_lit_tile;
 
 /* The spot that best explains the white the bare mat and the tiles gained; found is false when
@@ -108,6 +109,11 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
 
 /* The centre of a cell on the table. */
 void el_grid_centre(const el_grid *grid, int row, int col, double *x_mm, double *y_mm);
+
+/* Where a tile's art lies on the table: its cell's centre moved by shift_mm along the grid's
+ * axes (el_match.shift_mm). */
+void el_art_centre(const el_grid *grid, int row, int col, const double shift_mm[2], double *x_mm,
+                   double *y_mm);
 
 /* The cell a table point lies in, and where in it (-0.5..0.5 of the pitch along u and v). */
 void el_grid_locate(const el_grid *grid, double x_mm, double y_mm, int *row, int *col,

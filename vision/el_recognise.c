@@ -525,12 +525,8 @@ static int lit_tiles(const tiles_read *read, el_lit_tile *lit)
             if (read->patch_of[r][c] < 0)
                 continue;
             const el_match *match = &read->scenery.match[r][c];
-            el_lit_tile *t = &lit[count++];
-            el_grid_centre(grid, r, c, &t->x_mm, &t->y_mm);
-            t->x_mm += match->shift_mm[0] * cos(grid->angle) - match->shift_mm[1] * sin(grid->angle);
-            t->y_mm += match->shift_mm[0] * sin(grid->angle) + match->shift_mm[1] * cos(grid->angle);
-            t->gain = match->gain;
-            t->offset = match->offset;
+            el_art_centre(grid, r, c, match->shift_mm, &lit[count].x_mm, &lit[count].y_mm);
+            lit[count++].offset = match->offset;
         }
     return count;
 }

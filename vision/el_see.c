@@ -922,6 +922,15 @@ void el_grid_centre(const el_grid *grid, int row, int col, double *x_mm, double 
     *y_mm = grid->origin_mm[1] + grid->pitch_mm * (col * su + row * cu);
 }
 
+void el_art_centre(const el_grid *grid, int row, int col, const double shift_mm[2], double *x_mm,
+                   double *y_mm)
+{
+    el_grid_centre(grid, row, col, x_mm, y_mm);
+    double cu = cos(grid->angle), su = sin(grid->angle);
+    *x_mm += shift_mm[0] * cu - shift_mm[1] * su;
+    *y_mm += shift_mm[0] * su + shift_mm[1] * cu;
+}
+
 void el_grid_locate(const el_grid *grid, double x_mm, double y_mm, int *row, int *col,
                     double *u, double *v)
 {
@@ -1000,10 +1009,8 @@ void el_patch_sample_at(const el_table *table, const el_grid *grid, const vision
                         int row, int col, const double shift_mm[2], el_patch *patch)
 {
     double x0, y0;
-    el_grid_centre(grid, row, col, &x0, &y0);
+    el_art_centre(grid, row, col, shift_mm, &x0, &y0);
     double cu = cos(grid->angle), su = sin(grid->angle);
-    x0 += shift_mm[0] * cu - shift_mm[1] * su;
-    y0 += shift_mm[0] * su + shift_mm[1] * cu;
     double step = mat->tile_mm * EL_PATCH_SPAN / EL_PATCH;
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++) {

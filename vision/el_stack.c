@@ -557,11 +557,7 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     /* The tile's centre, where its art was found; the foot stays on the tile (the axes of the
      * table and the grid differ by a few degrees: the square search covers the tile). */
     double centre[2];
-    el_grid_centre(grid, row, col, &centre[0], &centre[1]);
-    const el_match *match = &scenery->match[row][col];
-    double cu = cos(grid->angle), su = sin(grid->angle);
-    centre[0] += match->shift_mm[0] * cu - match->shift_mm[1] * su;
-    centre[1] += match->shift_mm[0] * su + match->shift_mm[1] * cu;
+    el_art_centre(grid, row, col, scenery->match[row][col].shift_mm, &centre[0], &centre[1]);
     double room = fmax(1.0, scenery->mat->tile_mm / 2.0 - radius_mm);
 
     int low = height > 0 ? height : 1, high = height > 0 ? height : VISION_EL_STACK_MAX;
