@@ -5,9 +5,9 @@
  *
  * The white the spot adds is measured on a grid of GLARE_STEP mm: on the bare mat (a known
  * colour: seen = lit mat + w white, by least squares), and on each tile from its art's match
- * (gain and offset over the tile: the offset is w white). The spot is the round one that
- * explains those samples best: for each spread, sum(w g) / sum(g^2) at every middle, two
- * Gaussian blurs of the grid.
+ * (a gain and an offset over the tile: the offset is w white). The spot is the round one
+ * that explains those samples best: for each of a few spreads, its peak at every middle is
+ * sum(w g) / sum(g^2), two Gaussian blurs of the grid; the best is then refined around.
  */
 #include "el_internal.h"
 
