@@ -17,8 +17,9 @@
 #include <string.h>
 
 #define GLARE_STEP 8.0    /* mm between the samples */
-#define GLARE_LEAST 0.1   /* the spot's white at its middle, at least, to be a spot (tiles'
-                             offsets wander by about 0.1 without one) */
+#define GLARE_LEAST 0.2   /* the spot's white at its middle, at least, to be taken off (tiles'
+                             offsets wander by about 0.1 without one; a weaker spot read again
+                             changed nothing the seeing bench measures, at a second read's cost) */
 #define GLARE_MOST 0.75   /* the most of a pixel taken for white */
 #define GLARE_SEEN 0.25   /* the samples cover this share of a spot at least (of sum(g^2)): one
                              whose middle nothing shows is not guessed from its edge */
