@@ -600,18 +600,21 @@ static tan_tiles *tan_tiles_new(int rows, int cols, double first_mm)
     return t;
 }
 
-/* A 560 mm mat of one colour, lit times lit_left at its left edge to lit_right at its right
- * (a lamp's light falling off), nine tiles' worth of art in its middle, and a glare at
- * (x, y) with that spread and peak (none at 0): seen = (1 - w) colour + w white. */
+/* The mat's colour, and the camera's white under the balance the glare test gives. */
 static const float glare_mat[3] = {0.15f, 0.35f, 0.55f}, glare_white[3] = {1.0625f, 1.0625f,
                                                                           1.0625f};
 
+/* The white a spot {x, y, spread, peak} adds at (x, y). */
 static double glare_at(double x, double y, const double spot[4])
 {
     double d2 = (x - spot[0]) * (x - spot[0]) + (y - spot[1]) * (y - spot[1]);
     return spot[3] * exp(-d2 / (2.0 * spot[2] * spot[2]));
 }
 
+/* A 560 mm mat of one colour, lit times lit_left at its left edge to lit_right at its right
+ * (a lamp's light falling off), nine tiles' worth of art in its middle, and the spot (none at
+ * peak 0): seen = (1 - w) colour + w white; tiles gets the nine tiles as their art's match
+ * would light them. */
 static void glared_table(el_table *table, double lit_left, double lit_right, const double spot[4],
                          el_lit_tile *tiles)
 {

@@ -270,12 +270,12 @@ done:
     free(sum_d);
 }
 
-double el_glare_at(const el_glare *glare, double x_mm, double y_mm)
+double el_glare_near(const el_glare *glare, double x_mm, double y_mm, double reach_mm)
 {
     if (!glare->found)
         return 0.0;
-    double dx = x_mm - glare->x_mm, dy = y_mm - glare->y_mm;
-    return glare->peak * exp(-(dx * dx + dy * dy) / (2.0 * glare->spread_mm * glare->spread_mm));
+    double d = fmax(0.0, hypot(x_mm - glare->x_mm, y_mm - glare->y_mm) - reach_mm);
+    return glare->peak * exp(-d * d / (2.0 * glare->spread_mm * glare->spread_mm));
 }
 
 void el_glare_undo(el_table *table, const el_glare *glare)

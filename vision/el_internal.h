@@ -82,8 +82,9 @@ void el_glare_find(const el_table *table, const vision_mat *mat, const el_balanc
                    const float mat_colour[3], const el_lit_tile *tiles, int count,
                    el_glare *glare);
 
-/* The spot's white at a table point (0 when none was found). */
-double el_glare_at(const el_glare *glare, double x_mm, double y_mm);
+/* The most white the spot adds within reach_mm of a table point (at the point: 0); 0 when
+ * none was found. */
+double el_glare_near(const el_glare *glare, double x_mm, double y_mm, double reach_mm);
 
 /* Takes the spot off the table's colours (each at most GLARE_MOST white: beyond, too little of
  * the colour is left to see). */

@@ -385,9 +385,7 @@ static bool untouched(const tiles_read *before, const el_grid *grid, const el_gl
         return false;
     double x, y;
     el_grid_centre(grid, r, c, &x, &y);
-    double near = fmax(0.0, hypot(x - glare->x_mm, y - glare->y_mm) - mat->tile_mm * sqrt(0.5));
-    return glare->peak * exp(-near * near / (2.0 * glare->spread_mm * glare->spread_mm)) <
-           GLARE_UNTOUCHED;
+    return el_glare_near(glare, x, y, mat->tile_mm * sqrt(0.5)) < GLARE_UNTOUCHED;
 }
 
 /* Whether the glare whitened any of the table outside the grid's tiles: bare mat that may have
@@ -396,7 +394,7 @@ static bool glare_reached_mat(const el_table *table, const el_grid *grid, const 
 {
     for (double y = 0.5; y < table->height; y += GLARE_PROBE_MM)
         for (double x = 0.5; x < table->width; x += GLARE_PROBE_MM) {
-            if (el_glare_at(glare, x, y) < GLARE_UNTOUCHED)
+            if (el_glare_near(glare, x, y, 0.0) < GLARE_UNTOUCHED)
                 continue;
             int row, col;
             double u, v;
