@@ -949,6 +949,7 @@ static int accuracy(const accuracy_options *options)
     /* registrations by where their focal length came from, and those that put the camera's
      * height more than 2% off the render's (heights of stacks are read against it) */
     long focal_from[4] = {0}, height_off = 0;
+    long glare_off[2] = {0, 0}, glare_read[2] = {0, 0}; /* [glare drawn]: taken off, of images read */
     int done = 0, saved = 0, boxes_failed = 0, retakes = 0, boxes_retaken = 0;
     long failures[4] = {0, 0, 0, 0}; /* render, register, recognise, game */
     char first_failure[4][600] = {"", "", "", ""};
@@ -1033,13 +1034,17 @@ static int accuracy(const accuracy_options *options)
                     status = VISION_NOT_TAUGHT;
                 } else {
                     t0 = bench_seconds();
+                    vision_el_timing timing;
                     status = vision_el_recognise(&frame, &registration, &mat, &box->profile.el,
-                                                 seen, NULL, error, sizeof error);
+                                                 seen, &timing, error, sizeof error);
                     recognise_s += bench_seconds() - t0;
-                    if (status != VISION_OK)
+                    if (status != VISION_OK) {
                         stage = 2;
-                    else
+                    } else {
                         have_seen = true;
+                        glare_off[config.glare > 0.0] += timing.glare_peak > 0.0;
+                        glare_read[config.glare > 0.0]++;
+                    }
                 }
             }
             static const char *const stage_names[3] = {"render", "registration", "recognition"};
@@ -1114,6 +1119,9 @@ static int accuracy(const accuracy_options *options)
            "recognition %.1f ms an image on average\n",
            all->images, all->tiles, all->stacks, done ? render_s * 1e3 / done : 0.0,
            done ? register_s * 1e3 / done : 0.0, done ? recognise_s * 1e3 / done : 0.0);
+    printf("  a lamp's glare found and taken off in %ld of the %ld images read without glare drawn, "
+           "%ld of the %ld with\n",
+           glare_off[0], glare_read[0], glare_off[1], glare_read[1]);
     printf("  focal length measured from the markers in %ld images, the profile's (teaching's) in "
            "%ld, assumed in %ld; the camera's height more than 2%% off in %ld\n",
            focal_from[VISION_FOCAL_MARKERS], focal_from[VISION_FOCAL_HINT],

@@ -42,11 +42,17 @@ static int recognise_one(const cli_command *command, const calibration_profile *
         cli_error(command, "%s: %s", path, status == VISION_NOMEM ? "out of memory" : error);
         return cli_vision_exit_code(status);
     }
-    if (timing)
+    if (timing) {
         fprintf(stderr,
-                "%s: rectify %.1f ms, grid %.1f ms, types %.1f ms, stacks %.1f ms, total %.1f ms\n",
+                "%s: rectify %.1f ms, grid %.1f ms, types %.1f ms, stacks %.1f ms, total %.1f ms",
                 path, stages.rectify_ms, stages.grid_ms, stages.types_ms, stages.stacks_ms,
                 stages.total_ms);
+        if (stages.glare_peak > 0.0)
+            fprintf(stderr, " (a glare taken off, %.2f white at its middle: the tiles it reached "
+                            "read twice)",
+                    stages.glare_peak);
+        fputc('\n', stderr);
+    }
     char *text = observation_el_format(seen, !several, true);
     free(seen);
     if (!text) {

@@ -732,6 +732,7 @@ vision_status vision_el_recognise(const vision_image *frame,
         el_glare_find(&table, mat, &balance, model->mat_colour, lit, lit_tiles(first, lit),
                       &glare);
         if (glare.found) {
+            clock.glare_peak = glare.peak;
             el_glare_undo(&table, &glare);
             *seen = blank;
             read = malloc(sizeof *read);

@@ -422,9 +422,11 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
                               const vision_mat *mat, const vision_el_observation *truth,
                               vision_el_model *model, char *error, size_t size);
 
-/* Milliseconds spent in each stage of one recognition. */
+/* Milliseconds spent in each stage of one recognition (a glare taken off reads the grid and
+ * types again: both reads are counted), and the glare it took off. */
 typedef struct vision_el_timing {
     double rectify_ms, grid_ms, types_ms, stacks_ms, total_ms;
+    double glare_peak; /* the lamp's glare taken off: the white at its middle (0..1); 0 none */
 } vision_el_timing;
 
 /*
