@@ -139,23 +139,10 @@ static void self_check(const vision_image *frame, const vision_registration *reg
         free(seen);
         return;
     }
-    int types = 0, tops = 0, heights = 0, stacks = 0;
-    for (int i = 0; i < truth->tile_count; i++) {
-        const vision_el_tile *t = &truth->tiles[i];
-        for (int j = 0; j < seen->tile_count; j++) {
-            const vision_el_tile *s = &seen->tiles[j];
-            if (s->row != t->row || s->col != t->col)
-                continue;
-            types += s->type == t->type;
-            if (t->height > 0) {
-                tops += s->top >= 0 && strcmp(seen->colours[s->top], truth->colours[t->top]) == 0;
-                heights += s->height == t->height;
-            }
-        }
-        stacks += t->height > 0;
-    }
+    vision_el_read_back read;
+    vision_el_read_back_of(truth, seen, &read);
     printf("  %s read back: %d of %d tile types, %d of %d tops, %d of %d heights\n", image_path,
-           types, truth->tile_count, tops, stacks, heights, stacks);
+           read.types, truth->tile_count, read.tops, read.stacks, read.heights, read.stacks);
     free(seen);
 }
 

@@ -256,6 +256,46 @@ static void test_vision_el_to_rules_reads_seats_and_drops_unsure_fields(void **s
     free(seen);
 }
 
+/* The read back counts a truth's fields where the truth puts them, its rows and columns from
+ * its first, and tops by their colour's name (the two observations number colours apart). */
+static void test_vision_el_read_back_counts_where_the_truth_puts_them(void **state)
+{
+    (void)state;
+    vision_el_observation *truth = calloc(1, sizeof *truth);
+    vision_el_observation *seen = calloc(1, sizeof *seen);
+    int grey = vision_el_colour_index(truth, "grey"), black = vision_el_colour_index(truth, "black");
+    truth->tiles[0] = (vision_el_tile){.row = 2, .col = 3, .type = EL_DESERT_CAMP, .top = grey,
+                                       .height = 3};
+    truth->tiles[1] = (vision_el_tile){.row = 2, .col = 4, .type = EL_OASIS_CAMP, .top = black,
+                                       .height = 1};
+    truth->tiles[2] = (vision_el_tile){.row = 3, .col = 3, .type = EL_LAKE, .top = VISION_NONE};
+    truth->tile_count = 3;
+    int seen_black = vision_el_colour_index(seen, "black"),
+        seen_grey = vision_el_colour_index(seen, "grey");
+    seen->tiles[0] = (vision_el_tile){.row = 0, .col = 0, .type = EL_DESERT_CAMP, .top = seen_grey,
+                                      .height = 2};
+    seen->tiles[1] = (vision_el_tile){.row = 0, .col = 1, .type = EL_DESERT_CAMP, .top = seen_black,
+                                      .height = 1};
+    seen->tiles[2] = (vision_el_tile){.row = 1, .col = 0, .type = EL_LAKE, .top = VISION_NONE};
+    seen->tile_count = 3;
+    vision_el_read_back read;
+    vision_el_read_back_of(truth, seen, &read);
+    assert_int_equal(read.types, 2);   /* the oasis camp read as a desert camp */
+    assert_int_equal(read.stacks, 2);
+    assert_int_equal(read.tops, 2);    /* grey and black by name */
+    assert_int_equal(read.heights, 1); /* the grey three read as two */
+
+    /* one row off: nothing is where the truth puts it */
+    for (int i = 0; i < seen->tile_count; i++)
+        seen->tiles[i].row++;
+    vision_el_read_back_of(truth, seen, &read);
+    assert_int_equal(read.types, 0);
+    assert_int_equal(read.tops + read.heights, 0);
+    assert_int_equal(read.stacks, 2);
+    free(truth);
+    free(seen);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -265,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_calibration_sheet_has_four_markers_in_white_margins),
         cmocka_unit_test(test_vision_truth_of_state_is_the_engines_observation),
         cmocka_unit_test(test_vision_el_to_rules_reads_seats_and_drops_unsure_fields),
+        cmocka_unit_test(test_vision_el_read_back_counts_where_the_truth_puts_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,6 @@
 /* Teaching a box of Expedition Luxor: what its tiles, pieces and tokens look like. */
 #include "el_internal.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,8 +240,8 @@ static bool fit_piece_size(el_evidence *evidence, const vision_registration *reg
 /* Learns from the table seen from above; vision_el_learn's body. */
 static vision_status learn(const vision_registration *registration, const vision_mat *mat,
                            const vision_el_observation *truth, vision_el_model *model,
-                           const float mat_colour[3], const el_table *seen_table, char *error,
-                           size_t size)
+                           const float mat_colour[3], const el_table *seen_table,
+                           bool game_size, bool *measured, char *error, size_t size)
 {
     const el_table table = *seen_table;
     el_grid grid;
@@ -313,8 +312,8 @@ static vision_status learn(const vision_registration *registration, const vision
 
     /* The pieces' colours, twice: the first time from what is unlike the art alone (a yellow
      * top on sand may pass for shaded sand), the second with the colours found. Their tops are
-     * found with the size that best explains this photo's stacks (the game's, where they cannot
-     * tell it), which puts the tops where this photo shows them; heights are read with the
+     * found with the size that best explains this photo's stacks, unless game_size or they
+     * cannot tell it (*measured says which), else with the game's; heights are read with the
      * game's size (vision_el_model_init), which one photo's few stacks measure worse than it is
      * known (bench/README.md). */
     int stacks[VISION_EL_TILES_MAX];
@@ -331,7 +330,8 @@ static vision_status learn(const vision_registration *registration, const vision
             return status;
         /* the game's size where this photo's stacks cannot tell theirs */
         double r = VISION_EL_PIECE_DIAMETER_MM / 2.0, h = VISION_EL_PIECE_HEIGHT_MM;
-        fit_piece_size(&evidence, registration, truth, stacks, stack_count, row0, col0, &r, &h);
+        *measured = !game_size && fit_piece_size(&evidence, registration, truth, stacks,
+                                                 stack_count, row0, col0, &r, &h);
         for (int i = 0; i < stack_count; i++) {
             const vision_el_tile *t = &truth->tiles[stacks[i]];
             int colour = model_colour(&next, truth->colours[t->top]);
@@ -408,28 +408,11 @@ static vision_status learn(const vision_registration *registration, const vision
     return VISION_OK;
 }
 
-/* How many tile types of the truth the observation reads where the truth puts them: both as
- * rows and columns from their first (the recogniser counts from the first it sees). */
-static int types_read_back(const vision_el_observation *truth, const vision_el_observation *seen)
-{
-    int row0 = INT_MAX, col0 = INT_MAX, read = 0;
-    for (int i = 0; i < truth->tile_count; i++) {
-        row0 = truth->tiles[i].row < row0 ? truth->tiles[i].row : row0;
-        col0 = truth->tiles[i].col < col0 ? truth->tiles[i].col : col0;
-    }
-    for (int i = 0; i < truth->tile_count; i++)
-        for (int j = 0; j < seen->tile_count; j++)
-            read += seen->tiles[j].row == truth->tiles[i].row - row0 &&
-                    seen->tiles[j].col == truth->tiles[i].col - col0 &&
-                    seen->tiles[j].type == truth->tiles[i].type;
-    return read;
-}
-
 /* vision_el_learn before its check: learns the frame into model. */
 static vision_status learn_frame(const vision_image *frame,
                                  const vision_registration *registration, const vision_mat *mat,
                                  const vision_el_observation *truth, vision_el_model *model,
-                                 char *error, size_t size)
+                                 bool game_size, bool *measured, char *error, size_t size)
 {
     el_balance balance;
     vision_status status = el_balance_measure(frame, registration, mat, &balance, error, size);
@@ -443,50 +426,82 @@ static vision_status learn_frame(const vision_image *frame,
         snprintf(error, size, "cannot see the table from above: %s", vision_status_message(status));
         return status;
     }
-    status = learn(registration, mat, truth, model, mat_colour, &table, error,
+    status = learn(registration, mat, truth, model, mat_colour, &table, game_size, measured, error,
                    size);
     el_table_free(&table);
     return status;
+}
+
+/* A model taught from the photo, and how much of the photo it reads back. */
+typedef struct taught {
+    vision_el_model model;
+    bool measured; /* its tops were found with the size measured from the photo's stacks */
+    vision_el_observation seen;
+    vision_el_read_back back;
+} taught;
+
+static int fields_read_back(const vision_el_read_back *back)
+{
+    return back->types + back->tops + back->heights;
 }
 
 vision_status vision_el_learn(const vision_image *frame, const vision_registration *registration,
                               const vision_mat *mat, const vision_el_observation *truth,
                               vision_el_model *model, char *error, size_t size)
 {
-    vision_el_model *learnt = malloc(sizeof *learnt);
-    vision_el_observation *seen = malloc(sizeof *seen);
-    vision_status status = learnt && seen ? VISION_OK : VISION_NOMEM;
-    if (status == VISION_OK) {
-        *learnt = *model;
-        status = learn_frame(frame, registration, mat, truth, learnt, error, size);
+    taught *tries = calloc(2, sizeof *tries);
+    if (!tries) {
+        snprintf(error, size, "out of memory");
+        return VISION_NOMEM;
     }
-    /* A photo the model cannot read back taught it wrong (a grid off by a tile, art learnt
-     * under glare): refused, so that the owner takes another, rather than a box that misreads
-     * every game. A model still missing a type or the pieces (more photos to come) is not
-     * checked. */
-    if (status == VISION_OK) {
-        char why[256];
-        vision_status read = vision_el_recognise(frame, registration, mat, learnt, seen, NULL,
-                                                 why, sizeof why);
-        if (read != VISION_OK && read != VISION_NOT_TAUGHT) {
-            snprintf(error, size, "reading back what this photo taught: %s", why);
-            status = read;
+    /* The tops are found with the size measured from this photo's stacks, then with the game's,
+     * and the model that reads back more of the photo is kept: a shadow cast along the stacks
+     * makes them look taller than they are, which puts a top's colour on a piece's side
+     * (bench/README.md). A photo the model cannot read back taught it wrong (a grid off by a
+     * tile, art learnt under glare): refused, so that the owner takes another, rather than a box
+     * that misreads every game. A model still missing a type or the pieces (more photos to
+     * come) is not checked. */
+    vision_status status = VISION_OK;
+    int best = -1;
+    for (int k = 0; k < 2; k++) {
+        taught *t = &tries[k];
+        char scratch[512], why[256];
+        char *message = k == 0 ? error : scratch; /* the second try's failure only costs it */
+        size_t message_size = k == 0 ? size : sizeof scratch;
+        t->model = *model;
+        vision_status learnt = learn_frame(frame, registration, mat, truth, &t->model, k == 1,
+                                           &t->measured, message, message_size);
+        if (learnt == VISION_OK) {
+            learnt = vision_el_recognise(frame, registration, mat, &t->model, &t->seen, NULL, why,
+                                         sizeof why);
+            if (learnt == VISION_OK)
+                vision_el_read_back_of(truth, &t->seen, &t->back);
+            else if (learnt == VISION_NOT_TAUGHT) {
+                t->back.types = truth->tile_count;
+                learnt = VISION_OK;
+            } else
+                snprintf(message, message_size, "reading back what this photo taught: %s", why);
         }
-        int types = read == VISION_OK ? types_read_back(truth, seen) : truth->tile_count;
-        if (status == VISION_OK && types < READ_BACK_SHARE * truth->tile_count) {
-            snprintf(error, size,
-                     "what this photo taught reads back only %d of its %d tile types where the "
-                     "truth puts them: a tile the truth does not have, or glare taken for one, "
-                     "shifts them; take it again (even light, no glare, only the layout's tiles)",
-                     types, truth->tile_count);
-            status = VISION_BAD_INPUT;
-        }
+        if (learnt == VISION_OK &&
+            (best < 0 || fields_read_back(&t->back) > fields_read_back(&tries[best].back)))
+            best = k;
+        if (k == 0 || learnt == VISION_NOMEM)
+            status = learnt;
+        if (status != VISION_OK || !t->measured)
+            break; /* nothing taught, or taught with the game's size already */
+    }
+    if (status == VISION_OK && tries[best].back.types < READ_BACK_SHARE * truth->tile_count) {
+        snprintf(error, size,
+                 "what this photo taught reads back only %d of its %d tile types where the "
+                 "truth puts them: a tile the truth does not have, or glare taken for one, "
+                 "shifts them; take it again (even light, no glare, only the layout's tiles)",
+                 tries[best].back.types, truth->tile_count);
+        status = VISION_BAD_INPUT;
     }
     if (status == VISION_OK)
-        *model = *learnt;
+        *model = tries[best].model;
     else if (status == VISION_NOMEM)
         snprintf(error, size, "out of memory");
-    free(learnt);
-    free(seen);
+    free(tries);
     return status;
 }

@@ -1,6 +1,7 @@
 /* The observation types' small helpers, the mat's defaults, and a game state as a truth. */
 #include "vision.h"
 
+#include <limits.h>
 #include <string.h>
 
 void vision_mat_default(vision_mat *mat)
@@ -23,6 +24,32 @@ int vision_el_colour_index(vision_el_observation *observation, const char *name)
         return -1;
     memcpy(observation->colours[observation->colour_count], name, length + 1);
     return observation->colour_count++;
+}
+
+void vision_el_read_back_of(const vision_el_observation *truth, const vision_el_observation *seen,
+                            vision_el_read_back *read)
+{
+    memset(read, 0, sizeof *read);
+    int row0 = INT_MAX, col0 = INT_MAX;
+    for (int i = 0; i < truth->tile_count; i++) {
+        row0 = truth->tiles[i].row < row0 ? truth->tiles[i].row : row0;
+        col0 = truth->tiles[i].col < col0 ? truth->tiles[i].col : col0;
+    }
+    for (int i = 0; i < truth->tile_count; i++) {
+        const vision_el_tile *t = &truth->tiles[i];
+        read->stacks += t->height > 0;
+        for (int j = 0; j < seen->tile_count; j++) {
+            const vision_el_tile *s = &seen->tiles[j];
+            if (s->row != t->row - row0 || s->col != t->col - col0)
+                continue;
+            read->types += s->type == t->type;
+            if (t->height > 0) {
+                read->tops += s->top >= 0 && t->top >= 0 &&
+                              strcmp(seen->colours[s->top], truth->colours[t->top]) == 0;
+                read->heights += s->height == t->height;
+            }
+        }
+    }
 }
 
 int vision_el_truth_of_state(const el_state *state, vision_el_observation *truth)

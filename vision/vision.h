@@ -240,6 +240,18 @@ typedef struct vision_el_observation {
  * name is empty or too long. */
 int vision_el_colour_index(vision_el_observation *observation, const char *name);
 
+/* How much of a truth an observation reads where the truth puts it: rows and columns counted
+ * from the truth's first, as the recogniser counts from the first it sees. */
+typedef struct vision_el_read_back {
+    int types;   /* tiles of the truth read with their type */
+    int stacks;  /* stacks of the truth (height 1 or more) */
+    int tops;    /* of those, read with their top's colour (by name) */
+    int heights; /* of those, read with their height */
+} vision_el_read_back;
+
+void vision_el_read_back_of(const vision_el_observation *truth, const vision_el_observation *seen,
+                            vision_el_read_back *read);
+
 /*
  * The table of a game state as the camera's truth (a value of the rules' types; no rules call):
  * every tile, its type, its whole stack (stack_known, bottom first) and its boat or snakes, every
