@@ -222,7 +222,7 @@ int cli_calibrate_teach(const cli_command *command, int argc, char **argv)
         goto done;
     printf("Taught %s from %d image%s into %s:\n", game, image_count, image_count > 1 ? "s" : "",
            profile_path);
-    printf("  adventurers %.1f mm across, %.1f mm tall (the game's); colours",
+    printf("  adventurers %.1f mm across, %.1f mm tall (the game's height); colours",
            profile->el.piece_diameter_mm, profile->el.piece_height_mm);
     for (int i = 0; i < profile->el.colour_count; i++)
         printf("%s %s", i ? "," : "", profile->el.colours[i]);

@@ -237,6 +237,31 @@ static bool fit_piece_size(el_evidence *evidence, const vision_registration *reg
     return true;
 }
 
+/*
+ * The pieces' diameter: the mean of what each photo taught measured (fit_piece_size, against
+ * the art as shade allows and with the pieces' colours known), the game's for a photo whose
+ * stacks cannot tell it. Their height stays the game's: one photo's few stacks measure it
+ * worse than it is known (bench/README.md), and a shadow along them makes them look taller.
+ */
+static vision_status learn_diameter(const vision_registration *registration,
+                                    const el_table *table, el_scenery *scenery,
+                                    const vision_el_observation *truth, const int *stacks,
+                                    int stack_count, int row0, int col0, vision_el_model *learnt)
+{
+    scenery->unshaded = false;
+    el_evidence evidence;
+    vision_status status = el_evidence_init(&evidence, table, scenery, learnt);
+    if (status != VISION_OK)
+        return status;
+    double r = VISION_EL_PIECE_DIAMETER_MM / 2.0, h = VISION_EL_PIECE_HEIGHT_MM;
+    fit_piece_size(&evidence, registration, truth, stacks, stack_count, row0, col0, &r, &h);
+    el_evidence_free(&evidence);
+    learnt->piece_diameter_mm =
+        (learnt->piece_diameter_mm * learnt->images + 2.0 * r) / (learnt->images + 1);
+    learnt->piece_height_mm = VISION_EL_PIECE_HEIGHT_MM;
+    return VISION_OK;
+}
+
 /* Learns from the table seen from above; vision_el_learn's body. */
 static vision_status learn(const vision_registration *registration, const vision_mat *mat,
                            const vision_el_observation *truth, vision_el_model *model,
@@ -363,8 +388,10 @@ static vision_status learn(const vision_registration *registration, const vision
             return VISION_BAD_INPUT;
         }
     }
-    learnt.piece_diameter_mm = VISION_EL_PIECE_DIAMETER_MM;
-    learnt.piece_height_mm = VISION_EL_PIECE_HEIGHT_MM;
+    status = learn_diameter(registration, &table, &scenery, truth, stacks, stack_count, row0,
+                            col0, &learnt);
+    if (status != VISION_OK)
+        return status;
 
     /* Tokens: the colours on their tile that are not its art. */
     enum { MAX_TOKEN_PIXELS = 4 * EL_PATCH * EL_PATCH };

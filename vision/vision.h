@@ -383,9 +383,10 @@ vision_status vision_el_render(const vision_render_config *config,
 
 #define VISION_EL_PATCH 24 /* a tile's art is learnt as PATCH x PATCH colours */
 
-/* An adventurer of the game: boxes differ by a millimetre or so, which the stack fit bears
- * (bench/README.md: heights read with this size against each box's true size). Teaching does
- * not measure it: from the few stacks of one photo the measure was worse than this. */
+/* An adventurer of the game: boxes differ by a millimetre or so (bench/README.md: heights read
+ * with this size against each box's true size). Teaching measures the diameter where its
+ * photo's stacks tell it; the height it does not: from the few stacks of one photo the measure
+ * was worse than this. */
 #define VISION_EL_PIECE_DIAMETER_MM 14.0
 #define VISION_EL_PIECE_HEIGHT_MM 9.0
 #define VISION_EL_TOKEN_PALETTE 4 /* colours a token's print is learnt as */
@@ -397,7 +398,7 @@ vision_status vision_el_render(const vision_render_config *config,
  */
 typedef struct vision_el_model {
     int images;                 /* teach images learnt from */
-    double piece_diameter_mm;   /* an adventurer's footprint (VISION_EL_PIECE_DIAMETER_MM) */
+    double piece_diameter_mm;   /* an adventurer's footprint, as teaching measured it */
     double piece_height_mm;     /* one adventurer's height (VISION_EL_PIECE_HEIGHT_MM) */
     float mat_colour[3];        /* the mat around the tiles */
     int type_samples[EL_TILE_TYPES]; /* tiles of each type learnt from */
