@@ -546,9 +546,14 @@ static float *colour_change(const el_table *table, int axis)
     return change;
 }
 
+/* The gap lines' profiles across the layout turned by angle, in bins of 1/PROFILE_BINS_PER_MM
+ * from low: each bin the colour change summed over the pixels between two held cells, and
+ * after the bins their count. Only the bins needed[axis] marks are summed (comb_fit reads no
+ * other). */
 static void gap_profiles(const el_table *table, const float *change[2], double angle,
                          const double low[2], const double high[2], int bins,
-                         const coarse_cells *cells, int stride, float *profile[2])
+                         const coarse_cells *cells, int stride, const bool *needed[2],
+                         float *profile[2])
 {
     double cx = table->width / 2.0, cy = table->height / 2.0;
     double cu = cos(angle), su = sin(angle);
@@ -576,11 +581,11 @@ static void gap_profiles(const el_table *table, const float *change[2], double a
                 continue;
             size_t at = (size_t)y * (size_t)table->width + (size_t)x;
             int bu = (int)((u - low[0]) * PROFILE_BINS_PER_MM), bv = (int)((v - low[1]) * PROFILE_BINS_PER_MM);
-            if (bu < bins && between_tiles(cells, u, v, 0)) {
+            if (bu < bins && needed[0][bu] && between_tiles(cells, u, v, 0)) {
                 profile[0][bu] += change[0][at];
                 count[0][bu] += 1.0f;
             }
-            if (bv < bins && between_tiles(cells, u, v, 1)) {
+            if (bv < bins && needed[1][bv] && between_tiles(cells, u, v, 1)) {
                 profile[1][bv] += change[1][at];
                 count[1][bv] += 1.0f;
             }
@@ -595,6 +600,22 @@ typedef struct comb_search {
 } comb_search;
 
 #define WINDOW 3 /* bins either side of a line: a gap is 0.5-2.5 mm wide */
+
+/* Marks the bins comb_fit may read for `lines` lines around these guesses (a bin to spare
+ * either side); none where there are no lines. */
+static void comb_bins(int bins, int lines, double pitch_guess, double first_guess,
+                      const comb_search *search, bool *needed)
+{
+    memset(needed, 0, (size_t)bins * sizeof *needed);
+    for (int k = 0; k < lines; k++) {
+        double nearest = first_guess - search->first_reach + k * (pitch_guess - search->pitch_reach);
+        double farthest = first_guess + search->first_reach + k * (pitch_guess + search->pitch_reach);
+        int from = (int)floor(nearest * PROFILE_BINS_PER_MM) - WINDOW - 1;
+        int to = (int)floor(farthest * PROFILE_BINS_PER_MM) + WINDOW + 1;
+        for (int b = from < 0 ? 0 : from; b <= to && b < bins; b++)
+            needed[b] = true;
+    }
+}
 static double comb_fit(const float *profile, int bins, int lines, double pitch_guess,
                        double first_guess, const comb_search *search, double *pitch,
                        double *first)
@@ -816,7 +837,10 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
     }
     float *profile[2] = {profiles, profiles + 2 * bins};
     float *change[2] = {colour_change(table, 0), colour_change(table, 1)};
-    if (!change[0] || !change[1]) {
+    bool *needs = malloc((size_t)bins * 2 * sizeof *needs);
+    bool *needed[2] = {needs, needs ? needs + bins : NULL};
+    if (!change[0] || !change[1] || !needs) {
+        free(needs);
         free(change[0]);
         free(change[1]);
         free(profiles);
@@ -837,12 +861,15 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
         double guess_pitch[2] = {pitch, pitch}, guess_first[2] = {firsts[0], firsts[1]};
         for (int stage = 0; stage < 2; stage++) {
             comb_search comb = stages[stage].comb;
+            for (int axis = 0; axis < 2; axis++)
+                comb_bins(bins, lines[axis], guess_pitch[axis], guess_first[axis], &comb,
+                          needed[axis]);
             best_score = -1.0;
             for (double a = centre - stages[stage].reach_deg * PI / 180.0;
                  a <= centre + stages[stage].reach_deg * PI / 180.0 + 1e-9;
                  a += stages[stage].step_deg * PI / 180.0) {
                 gap_profiles(table, (const float **)change, a, low, high, bins, cells,
-                             stages[stage].stride, profile);
+                             stages[stage].stride, (const bool **)needed, profile);
                 double score = 0.0, p[2] = {guess_pitch[0], guess_pitch[1]},
                        f[2] = {guess_first[0], guess_first[1]};
                 for (int axis = 0; axis < 2; axis++)
@@ -865,6 +892,7 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
             }
         }
     }
+    free(needs);
     free(change[0]);
     free(change[1]);
     free(profiles);
