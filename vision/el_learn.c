@@ -237,11 +237,14 @@ static bool fit_piece_size(el_evidence *evidence, const vision_registration *reg
     return true;
 }
 
+#define DIAMETER_REACH_MM 2.5 /* a diameter measured further from the game's than this measured
+                                 something else (a shadow, a neighbour): the game's is kept */
+
 /*
  * The pieces' diameter: the mean of what each photo taught measured (fit_piece_size, against
  * the art as shade allows and with the pieces' colours known), the game's for a photo whose
  * stacks cannot tell it. Their height stays the game's: one photo's few stacks measure it
- * worse than it is known (bench/README.md), and a shadow along them makes them look taller.
+ * worse than it is known (bench/README.md).
  */
 static vision_status learn_diameter(const vision_registration *registration,
                                     const el_table *table, el_scenery *scenery,
@@ -256,8 +259,11 @@ static vision_status learn_diameter(const vision_registration *registration,
     double r = VISION_EL_PIECE_DIAMETER_MM / 2.0, h = VISION_EL_PIECE_HEIGHT_MM;
     fit_piece_size(&evidence, registration, truth, stacks, stack_count, row0, col0, &r, &h);
     el_evidence_free(&evidence);
+    double measured = fabs(2.0 * r - VISION_EL_PIECE_DIAMETER_MM) <= DIAMETER_REACH_MM
+                          ? 2.0 * r
+                          : VISION_EL_PIECE_DIAMETER_MM;
     learnt->piece_diameter_mm =
-        (learnt->piece_diameter_mm * learnt->images + 2.0 * r) / (learnt->images + 1);
+        (learnt->piece_diameter_mm * learnt->images + measured) / (learnt->images + 1);
     learnt->piece_height_mm = VISION_EL_PIECE_HEIGHT_MM;
     return VISION_OK;
 }
