@@ -263,7 +263,8 @@ static void test_vision_el_read_back_counts_where_the_truth_puts_them(void **sta
     (void)state;
     vision_el_observation *truth = calloc(1, sizeof *truth);
     vision_el_observation *seen = calloc(1, sizeof *seen);
-    int grey = vision_el_colour_index(truth, "grey"), black = vision_el_colour_index(truth, "black");
+    int grey = vision_el_colour_index(truth, "grey");
+    int black = vision_el_colour_index(truth, "black");
     truth->tiles[0] = (vision_el_tile){.row = 2, .col = 3, .type = EL_DESERT_CAMP, .top = grey,
                                        .height = 3};
     truth->tiles[1] = (vision_el_tile){.row = 2, .col = 4, .type = EL_OASIS_CAMP, .top = black,

@@ -489,11 +489,11 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
     }
     /* The tops are found with the size measured from this photo's stacks, then with the game's,
      * and the model that reads back more of the photo is kept: a shadow cast along the stacks
-     * makes them look taller than they are, which puts a top's colour on a piece's side
-     * (bench/README.md). A photo the model cannot read back taught it wrong (a grid off by a
-     * tile, art learnt under glare): refused, so that the owner takes another, rather than a box
-     * that misreads every game. A model still missing a type or the pieces (more photos to
-     * come) is not checked. */
+     * makes them look taller than they are, which puts a top off the piece (bench/README.md).
+     * A photo the model cannot read back taught it wrong (a grid off by a tile, art learnt
+     * under glare): refused, so that the owner takes another, rather than a box that misreads
+     * every game. A model still missing a type or the pieces (more photos to come) is not
+     * checked. */
     vision_status status = VISION_OK;
     int best = -1;
     for (int k = 0; k < 2; k++) {

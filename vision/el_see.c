@@ -608,14 +608,17 @@ static void comb_bins(int bins, int lines, double pitch_guess, double first_gues
 {
     memset(needed, 0, (size_t)bins * sizeof *needed);
     for (int k = 0; k < lines; k++) {
-        double nearest = first_guess - search->first_reach + k * (pitch_guess - search->pitch_reach);
-        double farthest = first_guess + search->first_reach + k * (pitch_guess + search->pitch_reach);
+        double nearest =
+            first_guess - search->first_reach + k * (pitch_guess - search->pitch_reach);
+        double farthest =
+            first_guess + search->first_reach + k * (pitch_guess + search->pitch_reach);
         int from = (int)floor(nearest * PROFILE_BINS_PER_MM) - WINDOW - 1;
         int to = (int)floor(farthest * PROFILE_BINS_PER_MM) + WINDOW + 1;
         for (int b = from < 0 ? 0 : from; b <= to && b < bins; b++)
             needed[b] = true;
     }
 }
+
 static double comb_fit(const float *profile, int bins, int lines, double pitch_guess,
                        double first_guess, const comb_search *search, double *pitch,
                        double *first)
