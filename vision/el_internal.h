@@ -327,6 +327,12 @@ typedef struct el_stack_fit {
     el_box read;           /* the table pixels every capsule and shadow tried lies within */
 } el_stack_fit;
 
+/* The colour on the table's top disc of a stack of `height` pieces standing at the fit's
+ * foot. */
+void el_stack_top_colour(const el_table *table, const vision_registration *registration,
+                         const el_stack_fit *fit, int height, double radius_mm, double piece_mm,
+                         float colour[3]);
+
 /* Marks what the fit's capsule covers as explained: the image of a stack leaning over a
  * neighbouring tile is then not taken for a stack of its own. *changed: the table pixels
  * whose evidence it changed lie within. */

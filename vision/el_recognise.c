@@ -663,6 +663,18 @@ static vision_status read_stacks(const vision_registration *registration, const 
                 if (tile->confidence[VISION_EL_HEIGHT] < HEIGHT_OR_BELOW)
                     tile->height_or = runner_up;
             }
+            /* The top is read where the height puts it: where the runner-up's would show
+             * another colour, no surer than that height. */
+            if (tile->height_or > 0 && tile->top >= 0) {
+                float other_colour[3];
+                el_stack_top_colour(&table, registration, fit, tile->height_or, radius, piece,
+                                    other_colour);
+                vision_el_tile other = *tile;
+                read_top(model, other_colour, &other);
+                if (other.top != tile->top)
+                    tile->confidence[VISION_EL_TOP] =
+                        fminf(tile->confidence[VISION_EL_TOP], tile->confidence[VISION_EL_HEIGHT]);
+            }
             if (missed) { /* no surer than the capsule was a stack */
                 float found = (float)clamp01(fit->filled / EL_STACK_FILLED);
                 tile->confidence[VISION_EL_TOP] = fminf(tile->confidence[VISION_EL_TOP], found);

@@ -213,6 +213,28 @@ static void seen_at(const vision_registration *registration, const double foot[2
     *seen_radius = radius * camera_height / (camera_height - z);
 }
 
+/* A top's colour: the median over the inner part of its disc (its rim blurs into what lies
+ * around it). */
+static void disc_colour(const el_table *table, const double centre[2], double radius,
+                        float colour[3])
+{
+    enum { MAX_TOP = 1024 };
+    float values[MAX_TOP * 3];
+    int count = 0;
+    double reach = 0.6 * radius;
+    for (int y = (int)floor(centre[1] - reach); y <= (int)ceil(centre[1] + reach); y++)
+        for (int x = (int)floor(centre[0] - reach); x <= (int)ceil(centre[0] + reach); x++) {
+            double dx = x + 0.5 - centre[0], dy = y + 0.5 - centre[1];
+            if (dx * dx + dy * dy > reach * reach || x < 0 || y < 0 || x >= table->width ||
+                y >= table->height || count == MAX_TOP)
+                continue;
+            memcpy(values + 3 * count++,
+                   table->colour + ((size_t)y * (size_t)table->width + (size_t)x) * 3,
+                   3 * sizeof(float));
+        }
+    el_median_colour(values, count, colour);
+}
+
 /* The hull of two discs (every disc between them lies in it: a disc's centre and radius are
  * both linear in z / (H - z)). */
 typedef struct capsule {
@@ -612,25 +634,17 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     double base_area = PI * radius_mm * radius_mm;
     fit->found = fit->filled >= EL_STACK_FILLED && best_piece >= 0.5 * base_area;
 
-    /* The top's colour: the median over the inner part of its disc (its rim blurs into what
-     * lies around it). */
-    enum { MAX_TOP = 1024 };
-    float values[MAX_TOP * 3];
-    int count = 0;
-    double reach = 0.6 * fit->top_radius_mm;
-    const el_table *table = evidence->table;
-    for (int y = (int)floor(fit->top_mm[1] - reach); y <= (int)ceil(fit->top_mm[1] + reach); y++)
-        for (int x = (int)floor(fit->top_mm[0] - reach); x <= (int)ceil(fit->top_mm[0] + reach);
-             x++) {
-            double dx = x + 0.5 - fit->top_mm[0], dy = y + 0.5 - fit->top_mm[1];
-            if (dx * dx + dy * dy > reach * reach || x < 0 || y < 0 || x >= table->width ||
-                y >= table->height || count == MAX_TOP)
-                continue;
-            memcpy(values + 3 * count++,
-                   table->colour + ((size_t)y * (size_t)table->width + (size_t)x) * 3,
-                   3 * sizeof(float));
-        }
-    el_median_colour(values, count, fit->top_colour);
+    disc_colour(evidence->table, fit->top_mm, fit->top_radius_mm, fit->top_colour);
+}
+
+void el_stack_top_colour(const el_table *table, const vision_registration *registration,
+                         const el_stack_fit *fit, int height, double radius_mm, double piece_mm,
+                         float colour[3])
+{
+    double top[2], top_radius;
+    seen_at(registration, fit->foot_mm, EL_TILE_THICKNESS_MM + height * piece_mm, radius_mm, top,
+            &top_radius);
+    disc_colour(table, top, top_radius, colour);
 }
 
 /* The heights tried for each stack while the light is searched for: the first fit's, and one
