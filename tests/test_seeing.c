@@ -953,6 +953,40 @@ static void assert_same_fit(const el_stack_fit *a, const el_stack_fit *b)
  * since changed what it read: a fit reads nothing outside fit.read (worked out beforehand
  * everywhere, or the table outside painted a piece's colour, it comes out the same), and
  * explaining a stack changes nothing outside the box it gives. */
+/* The colour on a stack's top disc at any height: at the fitted one, the fit's own top; at
+ * another, what lies where that height's top would show (its disc painted blue here). */
+static void test_seeing_top_colour_at_another_height(void **state)
+{
+    (void)state;
+    const double radius = 7.0, piece = 9.0, light[2] = {0.9, -0.4};
+    stacks_scene scene;
+    stacks_scene_make(&scene);
+    el_table table;
+    draw_stacks_and_shadows(scene.tiles, scene.registration.camera_mm, light, scene.stacks, 4,
+                            radius, piece, &table);
+    el_stack_fit fit;
+    fit_on(&scene, &table, light, false, &fit);
+    assert_true(fit.found);
+    float colour[3];
+    el_stack_top_colour(&table, &scene.registration, &fit, fit.height, radius, piece, colour);
+    assert_memory_equal(colour, fit.top_colour, sizeof colour);
+
+    const double *camera = scene.registration.camera_mm;
+    double z = EL_TILE_THICKNESS_MM + 2 * piece, k = z / (camera[2] - z);
+    double cx = fit.foot_mm[0] + k * (fit.foot_mm[0] - camera[0]);
+    double cy = fit.foot_mm[1] + k * (fit.foot_mm[1] - camera[1]);
+    double reach = radius * camera[2] / (camera[2] - z);
+    static const float blue[3] = {0.9f, 0.1f, 0.1f}; /* blue green red */
+    for (int y = 0; y < table.height; y++)
+        for (int x = 0; x < table.width; x++)
+            if (hypot(x + 0.5 - cx, y + 0.5 - cy) <= reach)
+                memcpy(table.colour + ((size_t)y * (size_t)table.width + (size_t)x) * 3, blue,
+                       sizeof blue);
+    el_stack_top_colour(&table, &scene.registration, &fit, 2, radius, piece, colour);
+    assert_memory_equal(colour, blue, sizeof colour);
+    free(table.colour);
+}
+
 static void test_seeing_a_stack_fit_reads_only_within_its_box(void **state)
 {
     (void)state;
@@ -1034,6 +1068,7 @@ int main(void)
         cmocka_unit_test(test_seeing_stack_evidence_tells_shadow_from_lit_art),
         cmocka_unit_test(test_seeing_finds_the_light_and_reads_heights_from_shadows),
         cmocka_unit_test(test_seeing_a_stack_fit_reads_only_within_its_box),
+        cmocka_unit_test(test_seeing_top_colour_at_another_height),
         cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
         cmocka_unit_test(test_seeing_teaching_keeps_the_tops_that_read_back),
         cmocka_unit_test(test_seeing_refuses_a_photo_without_the_truths_stacks),
