@@ -949,23 +949,28 @@ static void assert_same_fit(const el_stack_fit *a, const el_stack_fit *b)
     assert_memory_equal(a->top_colour, b->top_colour, sizeof a->top_colour);
 }
 
-/* What fit_stacks (el_recognise.c) relies on to make a fit again only when a stack explained
- * since changed what it read: a fit reads nothing outside fit.read (worked out beforehand
- * everywhere, or the table outside painted a piece's colour, it comes out the same), and
- * explaining a stack changes nothing outside the box it gives. */
+/* The stacks scene drawn with its stacks and their shadows under one light, and the first
+ * stack fitted on it (fit_on, worked out where asked): for the two tests below. */
+static const double drawn_radius = 7.0, drawn_piece = 9.0, drawn_light[2] = {0.9, -0.4};
+
+static void draw_and_fit(stacks_scene *scene, el_table *table, el_stack_fit *fit)
+{
+    stacks_scene_make(scene);
+    draw_stacks_and_shadows(scene->tiles, scene->registration.camera_mm, drawn_light,
+                            scene->stacks, 4, drawn_radius, drawn_piece, table);
+    fit_on(scene, table, drawn_light, false, fit);
+}
+
 /* The colour on a stack's top disc at any height: at the fitted one, the fit's own top; at
  * another, what lies where that height's top would show (its disc painted blue here). */
 static void test_seeing_top_colour_at_another_height(void **state)
 {
     (void)state;
-    const double radius = 7.0, piece = 9.0, light[2] = {0.9, -0.4};
+    const double radius = drawn_radius, piece = drawn_piece;
     stacks_scene scene;
-    stacks_scene_make(&scene);
     el_table table;
-    draw_stacks_and_shadows(scene.tiles, scene.registration.camera_mm, light, scene.stacks, 4,
-                            radius, piece, &table);
     el_stack_fit fit;
-    fit_on(&scene, &table, light, false, &fit);
+    draw_and_fit(&scene, &table, &fit);
     assert_true(fit.found);
     float colour[3];
     el_stack_top_colour(&table, &scene.registration, &fit, fit.height, radius, piece, colour);
@@ -987,17 +992,18 @@ static void test_seeing_top_colour_at_another_height(void **state)
     free(table.colour);
 }
 
+/* What fit_stacks (el_recognise.c) relies on to make a fit again only when a stack explained
+ * since changed what it read: a fit reads nothing outside fit.read (worked out beforehand
+ * everywhere, or the table outside painted a piece's colour, it comes out the same), and
+ * explaining a stack changes nothing outside the box it gives. */
 static void test_seeing_a_stack_fit_reads_only_within_its_box(void **state)
 {
     (void)state;
-    const double radius = 7.0, piece = 9.0, light[2] = {0.9, -0.4};
+    const double radius = drawn_radius, piece = drawn_piece, *light = drawn_light;
     stacks_scene scene;
-    stacks_scene_make(&scene);
     el_table table;
-    draw_stacks_and_shadows(scene.tiles, scene.registration.camera_mm, light, scene.stacks, 4,
-                            radius, piece, &table);
     el_stack_fit asked, whole;
-    fit_on(&scene, &table, light, false, &asked);
+    draw_and_fit(&scene, &table, &asked);
     assert_true(asked.found);
     assert_int_equal(asked.height, 4);
     fit_on(&scene, &table, light, true, &whole);
@@ -1009,7 +1015,7 @@ static void test_seeing_a_stack_fit_reads_only_within_its_box(void **state)
                                       &scene.tiles->model),
                      VISION_OK);
     evidence.light_known = true;
-    memcpy(evidence.shadow_per_mm, light, sizeof light);
+    memcpy(evidence.shadow_per_mm, light, sizeof drawn_light);
     el_stack_fit neighbour;
     el_stack_fit_tile(&evidence, &scene.registration, 1, 3, radius, piece, 0, &neighbour);
     assert_true(neighbour.found);
