@@ -990,6 +990,7 @@ static void test_seeing_top_colour_at_another_height(void **state)
     el_stack_top_colour(&table, &scene.registration, &fit, 2, radius, piece, colour);
     assert_memory_equal(colour, blue, sizeof colour);
     free(table.colour);
+    free(scene.tiles);
 }
 
 /* What fit_stacks (el_recognise.c) relies on to make a fit again only when a stack explained
