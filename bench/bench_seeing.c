@@ -949,7 +949,8 @@ static int accuracy(const accuracy_options *options)
     /* registrations by where their focal length came from, and those that put the camera's
      * height more than 2% off the render's (heights of stacks are read against it) */
     long focal_from[4] = {0}, height_off = 0;
-    long glare_off[2] = {0, 0}, glare_read[2] = {0, 0}; /* [glare drawn]: taken off, of images read */
+    /* by whether a glare was drawn: the images a glare was taken off in, of those read */
+    long glare_off[2] = {0, 0}, glare_read[2] = {0, 0};
     int done = 0, saved = 0, boxes_failed = 0, retakes = 0, boxes_retaken = 0;
     long failures[4] = {0, 0, 0, 0}; /* render, register, recognise, game */
     char first_failure[4][600] = {"", "", "", ""};
@@ -1119,8 +1120,8 @@ static int accuracy(const accuracy_options *options)
            "recognition %.1f ms an image on average\n",
            all->images, all->tiles, all->stacks, done ? render_s * 1e3 / done : 0.0,
            done ? register_s * 1e3 / done : 0.0, done ? recognise_s * 1e3 / done : 0.0);
-    printf("  a lamp's glare found and taken off in %ld of the %ld images read without glare drawn, "
-           "%ld of the %ld with\n",
+    printf("  a lamp's glare found and taken off in %ld of the %ld images read without glare "
+           "drawn, %ld of the %ld with\n",
            glare_off[0], glare_read[0], glare_off[1], glare_read[1]);
     printf("  focal length measured from the markers in %ld images, the profile's (teaching's) in "
            "%ld, assumed in %ld; the camera's height more than 2%% off in %ld\n",

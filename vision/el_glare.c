@@ -113,8 +113,10 @@ static bool mat_samples(const el_table *table, const vision_mat *mat, const floa
 static void for_cells(double x, double y, double half, int gw, int gh, float *weight, float w,
                       float *values, float v)
 {
-    int x0 = (int)ceil((x - half) / GLARE_STEP - 0.5), x1 = (int)floor((x + half) / GLARE_STEP - 0.5);
-    int y0 = (int)ceil((y - half) / GLARE_STEP - 0.5), y1 = (int)floor((y + half) / GLARE_STEP - 0.5);
+    int x0 = (int)ceil((x - half) / GLARE_STEP - 0.5);
+    int x1 = (int)floor((x + half) / GLARE_STEP - 0.5);
+    int y0 = (int)ceil((y - half) / GLARE_STEP - 0.5);
+    int y1 = (int)floor((y + half) / GLARE_STEP - 0.5);
     for (int gy = y0 < 0 ? 0 : y0; gy <= y1 && gy < gh; gy++)
         for (int gx = x0 < 0 ? 0 : x0; gx <= x1 && gx < gw; gx++) {
             size_t i = (size_t)gy * (size_t)gw + (size_t)gx;

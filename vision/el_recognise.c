@@ -548,7 +548,8 @@ static vision_status read_stacks(const vision_registration *registration, const 
     double radius = model->piece_diameter_mm / 2.0, piece = model->piece_height_mm;
     el_evidence evidence;
     el_stack_fit(*fits)[EL_CELLS_MAX] = malloc(sizeof(el_stack_fit[EL_CELLS_MAX][EL_CELLS_MAX]));
-    vision_status status = fits ? el_evidence_init(&evidence, &table, &scenery, model) : VISION_NOMEM;
+    vision_status status =
+        fits ? el_evidence_init(&evidence, &table, &scenery, model) : VISION_NOMEM;
     if (status != VISION_OK) {
         free(fits);
         return status;
