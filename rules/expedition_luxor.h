@@ -304,6 +304,27 @@ typedef struct el_reconcile_result {
 void el_reconcile(const el_state *state, const el_observation *observation,
                   el_reconcile_result *result);
 
+/*
+ * What the players corrected. When the camera misreads a cell the same way on every table (a
+ * camp's stack counted one too many), the players say what was played, and the same misread
+ * must not stop the next table again.
+ *
+ * el_note_misreads: the lines the players gave took the game from before to after while the
+ * camera read reading; of the cells those lines changed, each field reading shows otherwise
+ * than after has it is noted in misread (the game's own rows and columns, not translated;
+ * every other field EL_UNSEEN; a tile the camera did not see at all in its unknown cells),
+ * replacing what misread held for those cells. A zeroed misread holds none.
+ *
+ * el_forgive: observation (aligned on the state's tiles as el_reconcile aligns it) with every
+ * field unseen that reads as misread noted it, and a noted tile the camera does not see again
+ * taken as an unknown cell. It only ever unsees: a cell read otherwise than noted (its stack
+ * grown) is kept as read.
+ */
+void el_note_misreads(const el_state *before, const el_state *after,
+                      const el_observation *reading, el_observation *misread);
+void el_forgive(const el_state *state, const el_observation *misread,
+                el_observation *observation);
+
 /* The start layout a table shows, for a game in its setup: every tile seen (none unknown, no
  * adventurer, no token), 2 a seat, as el_start takes them (the observation's rows and columns
  * already start at 0). EL_ILLEGAL says what is missing or wrong ("the start layout has 4 tiles

@@ -675,3 +675,127 @@ void el_reconcile(const el_state *state, const el_observation *observation,
     else
         result->answer = EL_EXPLAINED;
 }
+
+/* ---- what the players corrected ---- */
+
+/* The translation that lays the observation on the state's tiles (state = observation +
+ * shift), as best_shift finds it; false when the state has no tile to align on. */
+static bool shift_onto(const el_state *state, const el_observation *o, int *row_shift,
+                       int *col_shift)
+{
+    for (int row = state->min_row; row <= state->max_row && state->tiles; row++)
+        for (int col = state->min_col; col <= state->max_col; col++)
+            if (el_cell_at(state, row, col)->has_tile) {
+                best_shift(state, o, row, col, row_shift, col_shift);
+                return o->count + o->unknown_count > 0;
+            }
+    return false;
+}
+
+static bool same_cell(const el_cell *a, const el_cell *b)
+{
+    return a->has_tile == b->has_tile && a->type == b->type && a->height == b->height &&
+           a->token == b->token &&
+           memcmp(a->stack, b->stack, a->height <= EL_STACK_MAX ? a->height : 0) == 0;
+}
+
+/* The observed tile at (row, col) in the observation's own rows and columns, or NULL. */
+static el_seen_tile *seen_at(el_observation *o, int row, int col)
+{
+    for (int i = 0; i < o->count; i++)
+        if (o->tiles[i].row == row && o->tiles[i].col == col)
+            return &o->tiles[i];
+    return NULL;
+}
+
+static bool unknown_at(const el_observation *o, int row, int col)
+{
+    for (int i = 0; i < o->unknown_count; i++)
+        if (o->unknown[i].row == row && o->unknown[i].col == col)
+            return true;
+    return false;
+}
+
+/* Drops what misread noted of (row, col). */
+static void forget_cell(el_observation *misread, int row, int col)
+{
+    for (int i = misread->count - 1; i >= 0; i--)
+        if (misread->tiles[i].row == row && misread->tiles[i].col == col)
+            misread->tiles[i] = misread->tiles[--misread->count];
+    for (int i = misread->unknown_count - 1; i >= 0; i--)
+        if (misread->unknown[i].row == row && misread->unknown[i].col == col)
+            misread->unknown[i] = misread->unknown[--misread->unknown_count];
+}
+
+void el_note_misreads(const el_state *before, const el_state *after,
+                      const el_observation *reading, el_observation *misread)
+{
+    int dr, dc;
+    if (!shift_onto(after, reading, &dr, &dc))
+        return;
+    el_observation seen = *reading; /* seen_at takes it writable */
+    for (int row = after->min_row; row <= after->max_row; row++)
+        for (int col = after->min_col; col <= after->max_col; col++) {
+            const el_cell *now = el_cell_at(after, row, col);
+            const el_cell *then = el_cell_at(before, row, col);
+            if (!now->has_tile || (then && same_cell(then, now)))
+                continue;
+            forget_cell(misread, row, col);
+            const el_seen_tile *read = seen_at(&seen, row - dr, col - dc);
+            if (!read) {
+                if (!unknown_at(reading, row - dr, col - dc) &&
+                    misread->unknown_count < EL_MAX_TILES) {
+                    misread->unknown[misread->unknown_count].row = (int8_t)row;
+                    misread->unknown[misread->unknown_count++].col = (int8_t)col;
+                }
+                continue;
+            }
+            int top = now->height ? now->stack[now->height - 1] : EL_EMPTY;
+            el_seen_tile wrong = {.row = (int8_t)row, .col = (int8_t)col, .type = EL_UNSEEN,
+                                  .top = EL_UNSEEN, .height = EL_UNSEEN, .token = EL_UNSEEN};
+            if (!type_seen(read, now->type))
+                wrong.type = read->type;
+            if (read->top != EL_UNSEEN && read->top != top)
+                wrong.top = read->top;
+            if (!height_seen(read, now->height))
+                wrong.height = read->height;
+            if (read->token != EL_UNSEEN && read->token != now->token)
+                wrong.token = read->token;
+            if ((wrong.type != EL_UNSEEN || wrong.top != EL_UNSEEN || wrong.height != EL_UNSEEN ||
+                 wrong.token != EL_UNSEEN) && misread->count < EL_MAX_TILES)
+                misread->tiles[misread->count++] = wrong;
+        }
+}
+
+void el_forgive(const el_state *state, const el_observation *misread,
+                el_observation *observation)
+{
+    int dr, dc;
+    if (misread->count + misread->unknown_count == 0 ||
+        !shift_onto(state, observation, &dr, &dc))
+        return;
+    for (int i = 0; i < misread->count; i++) {
+        const el_seen_tile *wrong = &misread->tiles[i];
+        el_seen_tile *read = seen_at(observation, wrong->row - dr, wrong->col - dc);
+        if (!read)
+            continue;
+        if (wrong->type != EL_UNSEEN && read->type == wrong->type)
+            read->type = EL_UNSEEN;
+        if (wrong->top != EL_UNSEEN && read->top == wrong->top)
+            read->top = EL_UNSEEN;
+        if (wrong->height != EL_UNSEEN && read->height == wrong->height) {
+            read->height = EL_UNSEEN;
+            read->height_or = 0;
+        }
+        if (wrong->token != EL_UNSEEN && read->token == wrong->token)
+            read->token = EL_UNSEEN;
+    }
+    for (int i = 0; i < misread->unknown_count; i++) {
+        int row = misread->unknown[i].row - dr, col = misread->unknown[i].col - dc;
+        if (!seen_at(observation, row, col) && !unknown_at(observation, row, col) &&
+            observation->unknown_count < EL_MAX_TILES) {
+            observation->unknown[observation->unknown_count].row = (int8_t)row;
+            observation->unknown[observation->unknown_count++].col = (int8_t)col;
+        }
+    }
+}

@@ -750,6 +750,88 @@ static void test_el_reconcile_takes_either_of_two_heights(void **state_)
     assert_non_null(strstr(r.reason, "5 or 4"));
 }
 
+/* The tile an observation shows at a state's cell (el_observe translates by the state's
+ * smallest row and column). */
+static el_seen_tile *seen_cell(el_observation *o, const el_state *state, int row, int col)
+{
+    for (int i = 0; i < o->count; i++)
+        if (o->tiles[i].row == row - state->min_row && o->tiles[i].col == col - state->min_col)
+            return &o->tiles[i];
+    fail_msg("no tile seen at %d,%d", row, col);
+    return NULL;
+}
+
+/* The camera did not see the tile at all. */
+static void drop_seen(el_observation *o, el_seen_tile *tile)
+{
+    o->count--;
+    *tile = o->tiles[o->count];
+}
+
+/* A camp's stack the camera counts one too many on every table: once the players have said
+ * what was played, the same misread on a later table is left unseen, and a later table is
+ * explained; a stack read otherwise is kept as read. */
+static void test_el_forgive_unsees_what_the_players_corrected(void **state_)
+{
+    (void)state_;
+    el_state s, after;
+    el_observation o;
+    camp_sends_two_west(&s, &after, &o);
+    seen_cell(&o, &after, 1, 2)->height = 3; /* the camp kept 2 */
+    seen_cell(&o, &after, 0, 0)->type = EL_MOUNTAIN; /* a start tile misread: not noted */
+    el_observation misread;
+    memset(&misread, 0, sizeof misread);
+    el_note_misreads(&s, &after, &o, &misread);
+    assert_int_equal(misread.count, 1);
+    assert_int_equal(misread.unknown_count, 0);
+    assert_int_equal(misread.tiles[0].row, 1);
+    assert_int_equal(misread.tiles[0].col, 2);
+    assert_int_equal(misread.tiles[0].height, 3);
+    assert_int_equal(misread.tiles[0].type, EL_UNSEEN);
+    assert_int_equal(misread.tiles[0].top, EL_UNSEEN);
+
+    /* the next table: a new camp, the old one misread alike */
+    el_state next = after;
+    play(&next, (const char *const[]){"desert-camp@2,1 x1", NULL});
+    el_observation later;
+    el_observe(&next, &later);
+    seen_cell(&later, &next, 1, 2)->height = 3;
+    el_reconcile_result r;
+    el_reconcile(&after, &later, &r);
+    assert_int_equal(r.answer, EL_UNEXPLAINED);
+    el_observation kept = later;
+    el_forgive(&after, &misread, &kept);
+    assert_int_equal(seen_cell(&kept, &next, 1, 2)->height, EL_UNSEEN);
+    assert_int_equal(seen_cell(&kept, &next, 1, 1)->height, 2); /* the rest as read */
+    el_reconcile(&after, &kept, &r);
+    assert_int_equal(r.answer, EL_EXPLAINED);
+    char text[64];
+    el_format_move(&r.explanations[0].moves[0], text, sizeof text);
+    assert_string_equal(text, "desert-camp@2,1 x1");
+
+    /* read otherwise (4): not the misread the players corrected, kept */
+    seen_cell(&later, &next, 1, 2)->height = 4;
+    kept = later;
+    el_forgive(&after, &misread, &kept);
+    assert_int_equal(seen_cell(&kept, &next, 1, 2)->height, 4);
+
+    /* a tile the camera did not see at all: noted, and taken as an unknown cell later */
+    el_observation missing;
+    el_observe(&after, &missing);
+    drop_seen(&missing, seen_cell(&missing, &after, 1, 2));
+    memset(&misread, 0, sizeof misread);
+    el_note_misreads(&s, &after, &missing, &misread);
+    assert_int_equal(misread.unknown_count, 1);
+    el_observe(&next, &later);
+    drop_seen(&later, seen_cell(&later, &next, 1, 2));
+    el_reconcile(&after, &later, &r);
+    assert_int_equal(r.answer, EL_UNEXPLAINED);
+    el_forgive(&after, &misread, &later);
+    assert_int_equal(later.unknown_count, 1);
+    el_reconcile(&after, &later, &r);
+    assert_int_equal(r.answer, EL_EXPLAINED);
+}
+
 /* A plain tile placed by the seat that placed a camp before it, by the next seat or by the one
  * after: once the turns have ended, the games have the same cells and the same seat to play,
  * and are still three games (who placed the tile), all reported. */
@@ -1198,6 +1280,7 @@ int main(void)
         cmocka_unit_test(test_el_reconcile_says_none_for_what_no_rule_allows),
         cmocka_unit_test(test_el_reconcile_follows_into_the_next_turn),
         cmocka_unit_test(test_el_reconcile_says_why_a_table_does_not_fit),
+        cmocka_unit_test(test_el_forgive_unsees_what_the_players_corrected),
         cmocka_unit_test(test_el_start_seen_takes_the_layout_a_table_shows),
         cmocka_unit_test(test_el_engine_reconciles_in_lines_and_knows_forced_actions),
         cmocka_unit_test(test_el_notation_errors_name_the_action_and_the_problem),
