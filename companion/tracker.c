@@ -62,6 +62,12 @@ struct tracker {
     bool last_untaken;    /* the last table observed was not taken (unexplained, cut): an end
                              the players signal after it waits for a table that is */
     char last_flag[TRACKER_TEXT_MAX]; /* not raised again while it stays the same */
+    /* What the players corrected (tracker_play), observation_size bytes each: the last table
+     * observed as read, what their lines showed the camera misreads (rules_engine.forgive),
+     * and a table's observations with those misreads unseen. */
+    unsigned char *reading, *misread, *forgiven, *forgiven_cautious;
+    bool have_reading; /* reading holds a table */
+    bool corrected;    /* the players gave lines: tables are forgiven their misreads */
     char error[320];
 };
 
@@ -673,12 +679,35 @@ static tracker_status take_turn_end(tracker *t, const tracker_table *table)
     return status == TRACKER_OK ? commit_forced(t, table) : status;
 }
 
-tracker_status tracker_observe(tracker *t, const tracker_table *table)
+/* The table with what the players' lines showed the camera misreads left unseen. */
+static tracker_table forgiven(tracker *t, const tracker_table *table)
 {
-    if (!table || !table->observation)
+    tracker_table kept = *table;
+    if (!t->corrected)
+        return kept;
+    size_t size = t->engine->observation_size;
+    memcpy(t->forgiven, table->observation, size);
+    t->engine->forgive(t->state, t->misread, t->forgiven);
+    kept.observation = t->forgiven;
+    if (table->cautious_observation) {
+        memcpy(t->forgiven_cautious, table->cautious_observation, size);
+        t->engine->forgive(t->state, t->misread, t->forgiven_cautious);
+        kept.cautious_observation = t->forgiven_cautious;
+    }
+    return kept;
+}
+
+tracker_status tracker_observe(tracker *t, const tracker_table *read)
+{
+    if (!read || !read->observation)
         return fail(t, TRACKER_BAD_INPUT, "a settled table needs its observation");
     if (t->over)
         return TRACKER_OK;
+    if (t->reading && read->observation != t->reading)
+        memcpy(t->reading, read->observation, t->engine->observation_size);
+    t->have_reading = t->reading != NULL;
+    tracker_table forgiven_table = forgiven(t, read);
+    const tracker_table *table = &forgiven_table;
     bool taken;
     tracker_status status = take_table(t, table, &taken);
     t->last_untaken = !taken;
@@ -724,6 +753,69 @@ tracker_status tracker_choose(tracker *t, int candidate, double frame_time)
         status = commit_forced(t, &now);
     if (status == TRACKER_OK && !t->over && t->end_owed)
         status = take_turn_end(t, &now);
+    return status;
+}
+
+tracker_status tracker_play(tracker *t, const char *text, double frame_time)
+{
+    if (t->over)
+        return fail(t, TRACKER_BAD_INPUT, "the game is over: nothing more can be played");
+    char copy[HYPOTHESIS_TEXT], *lines[MAX_LINES], reason[256];
+    if (!text || strlen(text) >= sizeof copy)
+        return fail(t, TRACKER_BAD_INPUT, "the lines played: none, or too long");
+    snprintf(copy, sizeof copy, "%s", text);
+    int count = split_lines(copy, lines);
+    /* Checked whole before anything is archived: the rules refuse a line, or nothing is
+     * played at all. */
+    memcpy(t->scratch, t->state, t->engine->state_size);
+    int acted = 0, ended = 0;
+    for (int i = 0; i < count; i++) {
+        int seat = t->engine->active_seat(t->scratch);
+        rules_played played;
+        if (t->engine->play_line(t->scratch, lines[i], &played, reason, sizeof reason) !=
+            RULES_OK)
+            return fail(t, TRACKER_BAD_INPUT, "'%.80s': %.160s", lines[i], reason);
+        acted += played.acted;
+        ended += played.acted && t->engine->active_seat(t->scratch) != seat;
+    }
+    if (acted == 0)
+        return fail(t, TRACKER_BAD_INPUT, "the lines played: no action in them");
+    void *before = malloc(t->engine->state_size);
+    if (!before)
+        return fail(t, TRACKER_NOMEM, "out of memory");
+    memcpy(before, t->state, t->engine->state_size);
+    tracker_table now = {.frame_time = frame_time, .confidence = NAN};
+    int32_t scores[RULES_MAX_SEATS];
+    t->engine->scores(t->state, scores);
+    /* the players' lines archived as a correction: {"played": "..."} */
+    tracker_status status = archive_event(t, DB_EVENT_CORRECTION,
+                                          json_pack("{s:s}", "played", text), &now, scores,
+                                          NULL, "archiving the players' lines");
+    /* What the games waiting believed is given up for what the players say; the turn ends
+     * they carried are owed again, unless the players' lines end a turn themselves. */
+    t->end_owed = ended == 0 && (t->end_owed || t->ends_carried > 0);
+    t->hypothesis_count = 0;
+    t->ends_carried = 0;
+    t->choosable = false;
+    t->pending = false;
+    for (int i = 0; i < count && status == TRACKER_OK && !t->over; i++)
+        status = commit(t, lines[i], &now, false);
+    if (status == TRACKER_OK && !t->over)
+        status = commit_forced(t, &now);
+    if (status == TRACKER_OK && t->engine->forgive && t->have_reading) {
+        t->engine->note_misreads(before, t->state, t->reading, t->misread);
+        t->corrected = true;
+    }
+    free(before);
+    if (status == TRACKER_OK && !t->over && t->end_owed)
+        status = take_turn_end(t, &now);
+    /* The table the players looked at, taken again: what it shows beyond their lines is
+     * explained now. */
+    if (status == TRACKER_OK && !t->over && t->have_reading) {
+        tracker_table again = {.frame_time = frame_time, .observation = t->reading,
+                               .confidence = NAN};
+        status = tracker_observe(t, &again);
+    }
     return status;
 }
 
@@ -840,6 +932,12 @@ tracker_status tracker_new(const tracker_config *config, db *archive, tracker **
         !(t->states = malloc(HYPOTHESES_MAX * t->engine->state_size)) ||
         !(t->child_states = malloc(CHILDREN_MAX * t->engine->state_size)))
         return fail(t, TRACKER_NOMEM, "out of memory");
+    if (t->engine->forgive && t->engine->note_misreads &&
+        (!(t->reading = calloc(1, t->engine->observation_size)) ||
+         !(t->misread = calloc(1, t->engine->observation_size)) ||
+         !(t->forgiven = calloc(1, t->engine->observation_size)) ||
+         !(t->forgiven_cautious = calloc(1, t->engine->observation_size))))
+        return fail(t, TRACKER_NOMEM, "out of memory");
     if (config->resume) {
         tracker_status status = resume_game(t);
         if (status != TRACKER_OK)
@@ -868,6 +966,10 @@ void tracker_free(tracker *t)
     free(t->children);
     free(t->states);
     free(t->child_states);
+    free(t->reading);
+    free(t->misread);
+    free(t->forgiven);
+    free(t->forgiven_cautious);
     free(t);
 }
 

@@ -189,6 +189,23 @@ const char *tracker_candidate(const tracker *t, int k);
 tracker_status tracker_choose(tracker *t, int candidate, double frame_time);
 
 /*
+ * The players say what was played since the last committed action, where the camera cannot
+ * (a misread no candidate fits, a table left unexplained): one or more lines of the notation,
+ * '\n' between, each with its seat's prefix as moves are reported ("orange: desert@1,2").
+ * Checked whole by the rules from the committed game first: TRACKER_BAD_INPUT, with the rules'
+ * reason for the first line refused and nothing archived, when one is not legal or none acts.
+ * Then archived (a correction event: {"played": text}), committed, archived and reported as
+ * any move, at frame_time, with what the rules force after them; the games waiting as
+ * hypotheses are given up (the turn ends they carried are owed again, unless the lines end a
+ * turn themselves). What the last table observed showed otherwise of the cells the lines
+ * changed is noted: later tables that read those fields alike have them unseen
+ * (rules_engine.forgive; the camera misreads a still stack the same way on every table). Not
+ * archived: a resumed game forgets it. Finally that last table is taken again, so that what it
+ * shows beyond the lines is explained at once. TRACKER_ARCHIVE as tracker_observe.
+ */
+tracker_status tracker_play(tracker *t, const char *lines, double frame_time);
+
+/*
  * The players say the active seat's turn is over (a key at the table), as the game stands after
  * the last table observed: the same as that table's turn_ended, given after it. The end is
  * committed at frame_time, or carried by every waiting game when the table was ambiguous, or

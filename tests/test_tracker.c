@@ -902,6 +902,59 @@ static void test_tracker_owes_a_typed_end_after_an_unexplained_table(void **stat
                                           "black: desert-camp@1,2 x1", NULL});
 }
 
+/* The truth as the camera sees it, but for the stack at (row, col) topped with colour. */
+static void observe_a_top_at(const el_state *truth, int row, int col, int colour,
+                             el_observation *o)
+{
+    el_observe(truth, o);
+    for (int i = 0; i < o->count; i++)
+        if (o->tiles[i].row == row && o->tiles[i].col == col)
+            o->tiles[i].top = (int8_t)colour;
+}
+
+/* A camp whose top the camera reads in the other seat's colour on every table: the players
+ * type what was played; lines the rules refuse are refused whole, nothing archived; theirs
+ * are committed and archived as a correction, the table they looked at is taken again (its
+ * second tile committed), and the next table, misread alike, is explained. */
+static void test_tracker_commits_what_the_players_type_and_forgives_the_misread(void **state)
+{
+    fixture *f = *state;
+    play(&f->truth, "desert-camp@0,2 x2");
+    play(&f->truth, "desert@2,0");
+    el_observation o;
+    observe_a_top_at(&f->truth, 0, 2, BLACK, &o);
+    feed_observation(f->t, &o, 2);
+    assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_UNEXPLAINED);
+    assert_int_equal(tracker_actions(f->t), 1);
+
+    assert_int_equal(tracker_play(f->t, "orange: desert-temple@5,5", 3), TRACKER_BAD_INPUT);
+    assert_non_null(strstr(tracker_error(f->t), "'orange: desert-temple@5,5': "));
+    assert_int_equal(tracker_play(f->t, "orange: desert-camp@0,2 x2\nblack: desert@2,0", 3),
+                     TRACKER_BAD_INPUT); /* the second line not black's turn: neither taken */
+    assert_int_equal(tracker_play(f->t, "", 3), TRACKER_BAD_INPUT);
+    assert_int_equal(tracker_actions(f->t), 1);
+    archived a = read_archive(f->archive, tracker_game_id(f->t), &f->truth);
+    assert_int_equal(a.corrections, 0);
+    test_lines_free(&a.moves);
+
+    assert_int_equal(tracker_play(f->t, "orange: desert-camp@0,2 x2", 3), TRACKER_OK);
+    assert_archived(f, 3, 1, (const char *const[]){"orange: desert-camp@0,2 x2",
+                                                   "orange: desert@2,0", NULL});
+    a = read_archive(f->archive, tracker_game_id(f->t), &f->truth);
+    assert_int_equal(a.corrections, 1);
+    assert_non_null(strstr(a.last_correction, "\"played\":\"orange: desert-camp@0,2 x2\""));
+    test_lines_free(&a.moves);
+
+    play(&f->truth, "end");
+    assert_int_equal(tracker_end_turn(f->t, 4), TRACKER_OK);
+    play(&f->truth, "black: desert-temple@-1,0");
+    observe_a_top_at(&f->truth, 1, 2, BLACK, &o); /* (0,2) is row 1 now: the temple at -1 */
+    feed_observation(f->t, &o, 5);
+    assert_false(tracker_pending(f->t));
+    assert_archived(f, 5, 3, (const char *const[]){"orange: end", "black: desert-temple@-1,0",
+                                                   NULL});
+}
+
 /* With every end signalled, an end the rules force (a seat's third tile) needs no signal: a
  * camp read "2 or 3", two more tiles, and the next seat's camp are explained across it (the
  * next table was refused before: "no turn end was signalled"). */
@@ -1079,6 +1132,8 @@ int main(void)
         TEST(test_tracker_ends_the_turn_when_the_players_say_so, setup_signalled_started),
         TEST(test_tracker_owes_a_typed_end_after_an_unexplained_table, setup_signalled_started),
         TEST(test_tracker_needs_no_signal_for_an_end_the_rules_force, setup_signalled_started),
+        TEST(test_tracker_commits_what_the_players_type_and_forgives_the_misread,
+             setup_signalled_started),
         TEST(test_tracker_commits_an_answer_across_a_signalled_end_once,
              setup_signalled_started),
         TEST(test_tracker_archives_no_false_move_when_the_players_answer, setup),
