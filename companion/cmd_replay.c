@@ -163,11 +163,16 @@ static void on_event(void *context, const pipeline_event *event)
                 }
                 putchar('\n');
             }
-            printf("            type the right one's number and Enter\n");
+            printf("            type the right one's number and Enter (or what was played, "
+                   "as below)\n");
         } else {
             printf("[%7.1f s] %s: %s\n", time, out->request->watch ? "warning" : "flag",
                    e->text);
         }
+        if (out->request->watch && e->flag != TRACKER_FLAG_TURN_END)
+            printf("            to say what was played: type it and Enter, as the moves print "
+                   "(%s: ...), ';' between actions\n",
+                   state ? state->config.colours[state->active] : "orange");
         break;
     case TRACKER_GAME_OVER:
         printf("[%7.1f s] game over: ", time);
@@ -235,8 +240,9 @@ static bool next_typed_line(typed *in, char *line, size_t size)
 }
 
 /* What the players type (at time_s into the source): a candidate's number for the last
- * ambiguous table, or "e" (or "end") when a turn is over; anything else is explained. Fails
- * only when the archive does. */
+ * ambiguous table, "e" (or "end") when a turn is over, or what was played in the notation
+ * (actions ';' between, "orange: desert-camp@1,2 x3; orange: end"); what the rules refuse is
+ * explained. Fails only when the archive does. */
 static tracker_status take_typed_line(printer *out, const char *line, double time_s)
 {
     const char *word = line + strspn(line, " \t\r");
@@ -256,12 +262,19 @@ static tracker_status take_typed_line(printer *out, const char *line, double tim
         if (status == TRACKER_OK && out->events == printed)
             printf("[%7.1f s] turn end noted: archived with the next table the camera can "
                    "explain\n", time_s);
-    } else if (!alone || end != word + length || candidate < 1 || candidate > 99) {
-        fprintf(stderr, "tablescribe %s: '%.40s': type e and Enter when a turn is over, or the "
-                "number of one of an ambiguous table's candidates and Enter\n",
-                out->command->name, line);
-    } else
+    } else if (alone && end == word + length && candidate >= 1 && candidate <= 99) {
         status = pipeline_choose(out->pipeline, (int)candidate);
+    } else if (strchr(word, ':') || strncmp(word, "start", 5) == 0) {
+        char lines[sizeof ((typed *)NULL)->buffer];
+        snprintf(lines, sizeof lines, "%s", word);
+        for (char *c = lines; *c; c++)
+            *c = *c == ';' ? '\n' : *c;
+        status = pipeline_play(out->pipeline, lines);
+    } else {
+        fprintf(stderr, "tablescribe %s: '%.40s': type e and Enter when a turn is over, the "
+                "number of one of an ambiguous table's candidates, or what was played "
+                "(orange: desert@1,2; orange: end) and Enter\n", out->command->name, line);
+    }
     if (status == TRACKER_BAD_INPUT)
         fprintf(stderr, "tablescribe %s: %s\n", out->command->name,
                 pipeline_error(out->pipeline));

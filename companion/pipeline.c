@@ -411,6 +411,15 @@ tracker_status pipeline_choose(pipeline *p, int candidate)
     return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
 }
 
+tracker_status pipeline_play(pipeline *p, const char *lines)
+{
+    if (!p->tracker)
+        return fail(p, TRACKER_BAD_INPUT, "nothing to play on: no table read yet");
+    players_word(p);
+    tracker_status status = tracker_play(p->tracker, lines, p->stable_ms / 1000);
+    return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
+}
+
 tracker_status pipeline_end_turn(pipeline *p)
 {
     if (!p->tracker)

@@ -167,6 +167,13 @@ const tracker *pipeline_tracker(const pipeline *p);
 tracker_status pipeline_choose(pipeline *p, int candidate);
 
 /*
+ * The players say what was played (tracker_play: lines of the notation, '\n' between),
+ * committed at the last frame's time; its moves are events as any other. TRACKER_BAD_INPUT,
+ * pipeline_error giving the rules' reason, when a line is not legal or no table was read yet.
+ */
+tracker_status pipeline_play(pipeline *p, const char *lines);
+
+/*
  * The players say the active seat's turn is over (a key at the table). When the table has not
  * moved since it was last read, the turn ends now (tracker_end_turn); otherwise the turn's last
  * action may still be settling, and the end comes with the next table read
