@@ -3,7 +3,7 @@
  *
  *   bench_replay [--games N] [--lines L] [--width W --height H] [--seed S] [--keep DIR]
  *                [--min-confidence C] [--sure-confidence C] [--marker-mm M] [--answer]
- *                [--turn-key] [--tilt DEG] [--light-elevation DEG]
+ *                [--correct] [--turn-key] [--tilt DEG] [--light-elevation DEG]
  *
  * A box is taught from one render of the teaching layout (tablescribe calibrate teach); N
  * random 2-player games (default 2), each cut after L lines (default 12), are recorded with
@@ -24,7 +24,11 @@
  * right against false ones. --answer: the players answer each ambiguous table the tracker
  * offers to them (tracker_candidates) as they would at the table, with the candidate that is
  * what they played (the script's next lines), and the answers are counted: the camera and the
- * players together, where the default is the camera alone. --turn-key: the players type each
+ * players together, where the default is the camera alone. --correct: when a flag stays
+ * (a table no game fits, or a question without the right candidate), the players type what
+ * was played since the last committed action (pipeline_play: the script's lines whose hands
+ * have left), and the lines typed are counted: they are committed, and counted right, but the
+ * camera did not read them. --turn-key: the players type each
  * turn end of the script (pipeline_end_turn, turn ends signalled: none inferred) as soon as
  * the turn's last hand has left the mat. BENCH_VERBOSE=1 prints each flag with its reason
  * (what the rules could not explain) and each move with its latency. --tilt, --light-elevation:
@@ -115,6 +119,8 @@ typedef struct game_run {
     int wrong;     /* committed but not the script's next line (or after one) */
     int flags;
     int answers, unanswerable; /* --answer: questions answered, and those no candidate fits */
+    bool flagged;              /* a flag was raised that no answer settled yet */
+    int corrections, typed_lines, refused_lines; /* --correct: what the players typed */
     int beyond;                /* forced by the rules after the script's last line */
     char last_question[256];   /* its first candidate: a question is counted once */
     double *latencies;
@@ -189,10 +195,49 @@ static tracker_status answer(pipeline *p, game_run *run)
     for (int k = 1; k <= count; k++)
         if (script_next(run, tracker_candidate(t, k))) {
             run->answers++;
+            run->flagged = false;
             return pipeline_choose(p, k);
         }
     run->unanswerable++;
     return TRACKER_OK;
+}
+
+/* --correct: as the players at the table would when a flag stays, what was played since the
+ * last committed action: the script's lines from the first not committed to the last whose
+ * hand has left the mat before frame (the start layout, laid before the first frame, and the
+ * turn ends between them, which no hand plays, with them). */
+static tracker_status correct(pipeline *p, game_run *run, int frame)
+{
+    if (!run->flagged)
+        return TRACKER_OK;
+    run->flagged = false;
+    int last = -1;
+    for (int i = run->matched; i < run->expected->count; i++) {
+        int left = run->hands->last_frame[i];
+        if (left >= frame)
+            break;
+        if (left >= 0 || (i == 0 && strncmp(run->expected->lines[0], "start", 5) == 0))
+            last = i;
+    }
+    if (last < run->matched)
+        return TRACKER_OK;
+    char lines[LINES_MAX * 2];
+    size_t used = 0;
+    for (int i = run->matched; i <= last && used < sizeof lines; i++)
+        used += (size_t)snprintf(lines + used, sizeof lines - used, "%s%s", i > run->matched
+                                 ? "\n" : "", run->expected->lines[i]);
+    int count = last - run->matched + 1;
+    if (getenv("BENCH_VERBOSE"))
+        fprintf(stderr, "  the players type %d lines: %s\n", count, lines);
+    tracker_status status = pipeline_play(p, lines);
+    if (status == TRACKER_BAD_INPUT) {
+        fprintf(stderr, "  the players' lines were refused: %s\n", pipeline_error(p));
+        run->refused_lines += count;
+        return TRACKER_OK;
+    }
+    run->corrections++;
+    run->typed_lines += count;
+    return status;
 }
 
 static void on_event(void *context, const pipeline_event *event)
@@ -203,6 +248,7 @@ static void on_event(void *context, const pipeline_event *event)
     const tracker_event *e = event->tracker;
     if (e->kind == TRACKER_FLAG) {
         run->flags++;
+        run->flagged = e->flag != TRACKER_FLAG_TURN_END;
         if (getenv("BENCH_VERBOSE"))
             fprintf(stderr, "  flag at %.1f s: %s\n", e->frame_time, e->text);
     }
@@ -304,6 +350,7 @@ int main(int argc, char **argv)
     unsigned long long seed = 1;
     const char *keep = NULL;
     bool answering = false; /* --answer: the players answer the ambiguous tables */
+    bool correcting = false; /* --correct: the players type what was played at a flag */
     bool turn_key = false;  /* --turn-key: the players type every turn end */
     pipeline_config defaults;
     pipeline_config_default(&defaults);
@@ -327,6 +374,8 @@ int main(int argc, char **argv)
             keep = argv[++i];
         else if (strcmp(argv[i], "--answer") == 0)
             answering = true;
+        else if (strcmp(argv[i], "--correct") == 0)
+            correcting = true;
         else if ((strcmp(argv[i], "--tilt") == 0 || strcmp(argv[i], "--light-elevation") == 0) &&
                  value && options < 6) {
             scene_options[options++] = argv[i];
@@ -350,7 +399,7 @@ int main(int argc, char **argv)
         else {
             fprintf(stderr, "usage: bench_replay [--games N] [--lines L] [--width W --height H] "
                             "[--seed S] [--keep DIR] [--min-confidence C] "
-                            "[--sure-confidence C] [--marker-mm M] [--answer] [--turn-key] "
+                            "[--sure-confidence C] [--marker-mm M] [--answer] [--correct] [--turn-key] "
                             "[--tilt DEG] [--light-elevation DEG]\n");
             return 2;
         }
@@ -406,6 +455,7 @@ int main(int argc, char **argv)
     int games_wrong = 0, games_unread = 0; /* games with a false move; games never read */
     int games_whole = 0;                   /* every line counted committed, none false */
     int games_skipped = 0;                 /* games not recorded or not replayed */
+    int total_corrections = 0, total_typed_lines = 0, total_refused_lines = 0;
     int total_answers = 0, total_unanswerable = 0, total_beyond = 0, total_unseen = 0;
     int total_keys = 0, total_keys_refused = 0; /* --turn-key */
     long frames = 0;
@@ -483,13 +533,15 @@ int main(int argc, char **argv)
         while ((read = capture_read(source, &frame)) == CAPTURE_OK)
             if (type_turn_keys(p, keys_at, keys, &typed, frame.index, &refused) != TRACKER_OK ||
                 pipeline_feed(p, &frame) != TRACKER_OK ||
-                (answering && answer(p, &run) != TRACKER_OK)) {
+                (answering && answer(p, &run) != TRACKER_OK) ||
+                (correcting && correct(p, &run, frame.index) != TRACKER_OK)) {
                 fprintf(stderr, "bench_replay: game %d: %s\n", g, pipeline_error(p));
                 cut = true;
                 break;
             }
         if (!cut && (type_turn_keys(p, keys_at, keys, &typed, INT_MAX, &refused) != TRACKER_OK ||
-                     (answering && answer(p, &run) != TRACKER_OK))) {
+                     (answering && answer(p, &run) != TRACKER_OK) ||
+                     (correcting && correct(p, &run, INT_MAX) != TRACKER_OK))) {
             fprintf(stderr, "bench_replay: game %d: %s\n", g, pipeline_error(p));
             cut = true;
         }
@@ -523,7 +575,13 @@ int main(int argc, char **argv)
                    run.unanswerable);
         if (turn_key)
             printf("; %d turn ends typed (%d before the table was seen)", typed, refused);
+        if (correcting)
+            printf("; %d lines typed at %d flags (%d refused)", run.typed_lines,
+                   run.corrections, run.refused_lines);
         putchar('\n');
+        total_corrections += run.corrections;
+        total_typed_lines += run.typed_lines;
+        total_refused_lines += run.refused_lines;
         total_answers += run.answers;
         total_beyond += run.beyond;
         total_unseen += unseen;
@@ -573,6 +631,10 @@ int main(int argc, char **argv)
         printf("the players answered %d ambiguous tables (the candidate that is the script's "
                "next lines); %d had no such candidate\n",
                total_answers, total_unanswerable);
+    if (correcting)
+        printf("the players typed what was played at %d flags: %d lines, committed and counted "
+               "right above (the camera did not read them); %d lines refused\n",
+               total_corrections, total_typed_lines, total_refused_lines);
     printf("games: %d of %d committed whole, %d with a false move (one misread the rules accept, "
            "then what follows from it), %d with no table read%s",
            games_whole, games, games_wrong, games_unread, games_skipped ? "" : "\n");
