@@ -199,7 +199,7 @@ static void show_progress(printer *out, int done, int total, double seconds)
 
 /* Standard input, read without waiting: a line at a time. */
 typedef struct typed {
-    char buffer[128];
+    char buffer[512];
     size_t used;
     bool closed;     /* end of input, or none to read */
     bool overlong;   /* the line being read outgrew the buffer: dropped up to its newline */

@@ -100,10 +100,12 @@ run 2 watch --source dir:rec --profile box.yaml --db none.sqlite --resume && \
 # ---- watch takes the players' answers and turn ends on standard input ----
 # 'e' comes before the first table is read: the turn end waits for that table, the start
 # layout, after which the first seat has not acted yet.
-printf 'hello\n99\ne\n' | "$tablescribe" watch --source dir:rec --profile box.yaml \
-    --db answers.sqlite --turn-key >answers.txt 2>answers.err
+printf 'hello\n99\ne\norange: desert@9,9\n' | "$tablescribe" watch --source dir:rec \
+    --profile box.yaml --db answers.sqlite --turn-key >answers.txt 2>answers.err
 expect "watch: an answer that is no number is explained ($(head -c 300 answers.err))" \
-    grep -q "'hello': type e and Enter when a turn is over, or the number of one" answers.err
+    grep -q "'hello': type e and Enter when a turn is over, the number of one" answers.err
+expect "watch: what was played, typed where the rules refuse it, is refused with a reason" \
+    grep -Eq "'orange: desert@9,9': desert@9,9: .+|nothing to play on: no table read yet" answers.err
 expect "watch --turn-key says what to type" grep -q "type e and Enter at the end of every turn" \
     answers.txt
 expect "watch: a turn end typed before the first table is noted" \
