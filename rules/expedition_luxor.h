@@ -306,23 +306,38 @@ void el_reconcile(const el_state *state, const el_observation *observation,
 
 /*
  * What the players corrected. When the camera misreads a cell the same way on every table (a
- * camp's stack counted one too many), the players say what was played, and the same misread
- * must not stop the next table again.
- *
- * el_note_misreads: the lines the players gave took the game from before to after while the
- * camera read reading; of the cells those lines changed, each field reading shows otherwise
- * than after has it is noted in misread (the game's own rows and columns, not translated;
- * every other field EL_UNSEEN; a tile the camera did not see at all in its unknown cells),
- * replacing what misread held for those cells. A zeroed misread holds none.
+ * camp's stack counted one too many, a shadow taken for a tile), the players say what was
+ * played, or that the table is as the game has it, and the same misread must not stop the next
+ * table again. The game's own rows and columns, not an observation's translated ones.
+ */
+typedef struct el_misreads {
+    int count;                       /* fields of tiles the game has, read otherwise: */
+    el_seen_tile fields[EL_MAX_TILES]; /* each as read, the fields read right EL_UNSEEN */
+    int missed_count;                /* tiles the game has that the camera did not see */
+    struct {
+        int8_t row, col;
+    } missed[EL_MAX_TILES];
+    int phantom_count;               /* tiles seen where the game has none, and their type */
+    struct {
+        int8_t row, col, type;
+    } phantom[EL_MAX_TILES];
+} el_misreads;
+
+/*
+ * el_note_misreads: the players' lines took the game from before to after while the camera read
+ * reading: of the cells those lines changed, what reading shows otherwise than after is noted
+ * in misreads, replacing what it held for those cells. before NULL: the players say the table
+ * is as after has it, every cell; tiles seen where after has none are noted too. A zeroed
+ * el_misreads holds none.
  *
  * el_forgive: observation (aligned on the state's tiles as el_reconcile aligns it) with every
- * field unseen that reads as misread noted it, and a noted tile the camera does not see again
- * taken as an unknown cell. It only ever unsees: a cell read otherwise than noted (its stack
- * grown) is kept as read.
+ * field unseen that reads as noted, a tile noted as missed taken as an unknown cell when the
+ * camera misses it again, and a noted phantom not seen when it reads as noted. It only ever
+ * takes away: a cell read otherwise than noted (its stack grown) is kept as read.
  */
 void el_note_misreads(const el_state *before, const el_state *after,
-                      const el_observation *reading, el_observation *misread);
-void el_forgive(const el_state *state, const el_observation *misread,
+                      const el_observation *reading, el_misreads *misreads);
+void el_forgive(const el_state *state, const el_misreads *misreads,
                 el_observation *observation);
 
 /* The start layout a table shows, for a game in its setup: every tile seen (none unknown, no

@@ -184,14 +184,14 @@ static void el_engine_reconcile(const void *state, const void *observation,
 }
 
 static void el_engine_note_misreads(const void *before, const void *after, const void *reading,
-                                    void *misread)
+                                    void *misreads)
 {
-    el_note_misreads(before, after, reading, misread);
+    el_note_misreads(before, after, reading, misreads);
 }
 
-static void el_engine_forgive(const void *state, const void *misread, void *observation)
+static void el_engine_forgive(const void *state, const void *misreads, void *observation)
 {
-    el_forgive(state, misread, observation);
+    el_forgive(state, misreads, observation);
 }
 
 /* A pass for a seat without tiles; an end when no tile and no token can follow. */
@@ -262,6 +262,7 @@ const rules_engine el_engine = {
     .observe = el_engine_observe,
     .reconcile = el_engine_reconcile,
     .forced = el_engine_forced,
+    .misreads_size = sizeof(el_misreads),
     .note_misreads = el_engine_note_misreads,
     .forgive = el_engine_forgive,
     .close_turn = el_engine_close_turn,

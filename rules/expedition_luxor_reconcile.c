@@ -716,19 +716,42 @@ static bool unknown_at(const el_observation *o, int row, int col)
     return false;
 }
 
-/* Drops what misread noted of (row, col). */
-static void forget_cell(el_observation *misread, int row, int col)
+/* Drops what misreads noted of (row, col). */
+static void forget_cell(el_misreads *m, int row, int col)
 {
-    for (int i = misread->count - 1; i >= 0; i--)
-        if (misread->tiles[i].row == row && misread->tiles[i].col == col)
-            misread->tiles[i] = misread->tiles[--misread->count];
-    for (int i = misread->unknown_count - 1; i >= 0; i--)
-        if (misread->unknown[i].row == row && misread->unknown[i].col == col)
-            misread->unknown[i] = misread->unknown[--misread->unknown_count];
+    for (int i = m->count - 1; i >= 0; i--)
+        if (m->fields[i].row == row && m->fields[i].col == col)
+            m->fields[i] = m->fields[--m->count];
+    for (int i = m->missed_count - 1; i >= 0; i--)
+        if (m->missed[i].row == row && m->missed[i].col == col)
+            m->missed[i] = m->missed[--m->missed_count];
+    for (int i = m->phantom_count - 1; i >= 0; i--)
+        if (m->phantom[i].row == row && m->phantom[i].col == col)
+            m->phantom[i] = m->phantom[--m->phantom_count];
+}
+
+/* What read shows of a tile the game has (now, at row, col) otherwise than the game, as an
+ * entry of el_misreads.fields; false when it shows nothing otherwise. */
+static bool misread_fields(const el_cell *now, const el_seen_tile *read, int row, int col,
+                           el_seen_tile *wrong)
+{
+    int top = now->height ? now->stack[now->height - 1] : EL_EMPTY;
+    *wrong = (el_seen_tile){.row = (int8_t)row, .col = (int8_t)col, .type = EL_UNSEEN,
+                            .top = EL_UNSEEN, .height = EL_UNSEEN, .token = EL_UNSEEN};
+    if (!type_seen(read, now->type))
+        wrong->type = read->type;
+    if (read->top != EL_UNSEEN && read->top != top)
+        wrong->top = read->top;
+    if (!height_seen(read, now->height))
+        wrong->height = read->height;
+    if (read->token != EL_UNSEEN && read->token != now->token)
+        wrong->token = read->token;
+    return wrong->type != EL_UNSEEN || wrong->top != EL_UNSEEN || wrong->height != EL_UNSEEN ||
+           wrong->token != EL_UNSEEN;
 }
 
 void el_note_misreads(const el_state *before, const el_state *after,
-                      const el_observation *reading, el_observation *misread)
+                      const el_observation *reading, el_misreads *misreads)
 {
     int dr, dc;
     if (!shift_onto(after, reading, &dr, &dc))
@@ -737,45 +760,43 @@ void el_note_misreads(const el_state *before, const el_state *after,
     for (int row = after->min_row; row <= after->max_row; row++)
         for (int col = after->min_col; col <= after->max_col; col++) {
             const el_cell *now = el_cell_at(after, row, col);
-            const el_cell *then = el_cell_at(before, row, col);
-            if (!now->has_tile || (then && same_cell(then, now)))
+            if (!now->has_tile || (before && same_cell(el_cell_at(before, row, col), now)))
                 continue;
-            forget_cell(misread, row, col);
+            forget_cell(misreads, row, col);
             const el_seen_tile *read = seen_at(&seen, row - dr, col - dc);
-            if (!read) {
-                if (!unknown_at(reading, row - dr, col - dc) &&
-                    misread->unknown_count < EL_MAX_TILES) {
-                    misread->unknown[misread->unknown_count].row = (int8_t)row;
-                    misread->unknown[misread->unknown_count++].col = (int8_t)col;
-                }
-                continue;
+            el_seen_tile wrong;
+            if (!read && !unknown_at(reading, row - dr, col - dc) &&
+                misreads->missed_count < EL_MAX_TILES) {
+                misreads->missed[misreads->missed_count].row = (int8_t)row;
+                misreads->missed[misreads->missed_count++].col = (int8_t)col;
+            } else if (read && misread_fields(now, read, row, col, &wrong) &&
+                       misreads->count < EL_MAX_TILES) {
+                misreads->fields[misreads->count++] = wrong;
             }
-            int top = now->height ? now->stack[now->height - 1] : EL_EMPTY;
-            el_seen_tile wrong = {.row = (int8_t)row, .col = (int8_t)col, .type = EL_UNSEEN,
-                                  .top = EL_UNSEEN, .height = EL_UNSEEN, .token = EL_UNSEEN};
-            if (!type_seen(read, now->type))
-                wrong.type = read->type;
-            if (read->top != EL_UNSEEN && read->top != top)
-                wrong.top = read->top;
-            if (!height_seen(read, now->height))
-                wrong.height = read->height;
-            if (read->token != EL_UNSEEN && read->token != now->token)
-                wrong.token = read->token;
-            if ((wrong.type != EL_UNSEEN || wrong.top != EL_UNSEEN || wrong.height != EL_UNSEEN ||
-                 wrong.token != EL_UNSEEN) && misread->count < EL_MAX_TILES)
-                misread->tiles[misread->count++] = wrong;
         }
+    for (int i = 0; !before && i < reading->count; i++) {
+        int row = reading->tiles[i].row + dr, col = reading->tiles[i].col + dc;
+        const el_cell *cell = el_cell_at(after, row, col);
+        if (cell && cell->has_tile)
+            continue;
+        forget_cell(misreads, row, col);
+        if (misreads->phantom_count < EL_MAX_TILES) {
+            misreads->phantom[misreads->phantom_count].row = (int8_t)row;
+            misreads->phantom[misreads->phantom_count].col = (int8_t)col;
+            misreads->phantom[misreads->phantom_count++].type = reading->tiles[i].type;
+        }
+    }
 }
 
-void el_forgive(const el_state *state, const el_observation *misread,
+void el_forgive(const el_state *state, const el_misreads *misreads,
                 el_observation *observation)
 {
     int dr, dc;
-    if (misread->count + misread->unknown_count == 0 ||
+    if (misreads->count + misreads->missed_count + misreads->phantom_count == 0 ||
         !shift_onto(state, observation, &dr, &dc))
         return;
-    for (int i = 0; i < misread->count; i++) {
-        const el_seen_tile *wrong = &misread->tiles[i];
+    for (int i = 0; i < misreads->count; i++) {
+        const el_seen_tile *wrong = &misreads->fields[i];
         el_seen_tile *read = seen_at(observation, wrong->row - dr, wrong->col - dc);
         if (!read)
             continue;
@@ -790,12 +811,18 @@ void el_forgive(const el_state *state, const el_observation *misread,
         if (wrong->token != EL_UNSEEN && read->token == wrong->token)
             read->token = EL_UNSEEN;
     }
-    for (int i = 0; i < misread->unknown_count; i++) {
-        int row = misread->unknown[i].row - dr, col = misread->unknown[i].col - dc;
+    for (int i = 0; i < misreads->missed_count; i++) {
+        int row = misreads->missed[i].row - dr, col = misreads->missed[i].col - dc;
         if (!seen_at(observation, row, col) && !unknown_at(observation, row, col) &&
             observation->unknown_count < EL_MAX_TILES) {
             observation->unknown[observation->unknown_count].row = (int8_t)row;
             observation->unknown[observation->unknown_count++].col = (int8_t)col;
         }
+    }
+    for (int i = 0; i < misreads->phantom_count; i++) {
+        el_seen_tile *read =
+            seen_at(observation, misreads->phantom[i].row - dr, misreads->phantom[i].col - dc);
+        if (read && read->type == misreads->phantom[i].type)
+            *read = observation->tiles[--observation->count];
     }
 }

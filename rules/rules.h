@@ -165,14 +165,16 @@ typedef struct rules_engine {
      * to a table that looks like the observation? Unseen fields match anything. Allocates
      * nothing, leaves the state unchanged; *result is always filled. */
     void (*reconcile)(const void *state, const void *observation, rules_reconciled *result);
-    /* What the players corrected (may be NULL: nothing is forgiven). The players' lines took
-     * the game from before to after while the camera read reading: of the cells they changed,
-     * what reading shows otherwise is noted in misread (observation_size bytes, zeroed at
-     * first: nothing noted), so that forgive later leaves it unseen in an observation that
-     * reads the same, where the camera misreads a cell alike on every table. */
+    /* What the players corrected (NULLs and 0: nothing is forgiven). The players' lines took
+     * the game from before to after while the camera read reading (before NULL: the players
+     * say the table is as after has it): what reading shows otherwise of the cells they
+     * changed (every cell) is noted in misreads (misreads_size bytes, zeroed at first: none
+     * noted), so that forgive later takes it out of an observation that reads it alike: the
+     * camera misreads a still stack, a shadow, the same way on every table. */
+    size_t misreads_size;
     void (*note_misreads)(const void *before, const void *after, const void *reading,
-                          void *misread);
-    void (*forgive)(const void *state, const void *misread, void *observation);
+                          void *misreads);
+    void (*forgive)(const void *state, const void *misreads, void *observation);
     /* When the rules leave the active seat one action only (a pass without tiles, the end of a
      * turn that can do nothing more), writes it as a line for play_line (with the seat's
      * prefix) into line (size bytes) and returns true; false when there is a choice or the game

@@ -770,7 +770,9 @@ static void drop_seen(el_observation *o, el_seen_tile *tile)
 
 /* A camp's stack the camera counts one too many on every table: once the players have said
  * what was played, the same misread on a later table is left unseen, and a later table is
- * explained; a stack read otherwise is kept as read. */
+ * explained; a stack read otherwise is kept as read. A tile not seen at all is taken as an
+ * unknown cell; a tile seen where there is none, once the players say the table is as the game
+ * has it, is not seen again while it reads alike. */
 static void test_el_forgive_unsees_what_the_players_corrected(void **state_)
 {
     (void)state_;
@@ -779,16 +781,16 @@ static void test_el_forgive_unsees_what_the_players_corrected(void **state_)
     camp_sends_two_west(&s, &after, &o);
     seen_cell(&o, &after, 1, 2)->height = 3; /* the camp kept 2 */
     seen_cell(&o, &after, 0, 0)->type = EL_MOUNTAIN; /* a start tile misread: not noted */
-    el_observation misread;
-    memset(&misread, 0, sizeof misread);
-    el_note_misreads(&s, &after, &o, &misread);
-    assert_int_equal(misread.count, 1);
-    assert_int_equal(misread.unknown_count, 0);
-    assert_int_equal(misread.tiles[0].row, 1);
-    assert_int_equal(misread.tiles[0].col, 2);
-    assert_int_equal(misread.tiles[0].height, 3);
-    assert_int_equal(misread.tiles[0].type, EL_UNSEEN);
-    assert_int_equal(misread.tiles[0].top, EL_UNSEEN);
+    el_misreads misreads;
+    memset(&misreads, 0, sizeof misreads);
+    el_note_misreads(&s, &after, &o, &misreads);
+    assert_int_equal(misreads.count, 1);
+    assert_int_equal(misreads.missed_count + misreads.phantom_count, 0);
+    assert_int_equal(misreads.fields[0].row, 1);
+    assert_int_equal(misreads.fields[0].col, 2);
+    assert_int_equal(misreads.fields[0].height, 3);
+    assert_int_equal(misreads.fields[0].type, EL_UNSEEN);
+    assert_int_equal(misreads.fields[0].top, EL_UNSEEN);
 
     /* the next table: a new camp, the old one misread alike */
     el_state next = after;
@@ -800,7 +802,7 @@ static void test_el_forgive_unsees_what_the_players_corrected(void **state_)
     el_reconcile(&after, &later, &r);
     assert_int_equal(r.answer, EL_UNEXPLAINED);
     el_observation kept = later;
-    el_forgive(&after, &misread, &kept);
+    el_forgive(&after, &misreads, &kept);
     assert_int_equal(seen_cell(&kept, &next, 1, 2)->height, EL_UNSEEN);
     assert_int_equal(seen_cell(&kept, &next, 1, 1)->height, 2); /* the rest as read */
     el_reconcile(&after, &kept, &r);
@@ -812,24 +814,53 @@ static void test_el_forgive_unsees_what_the_players_corrected(void **state_)
     /* read otherwise (4): not the misread the players corrected, kept */
     seen_cell(&later, &next, 1, 2)->height = 4;
     kept = later;
-    el_forgive(&after, &misread, &kept);
+    el_forgive(&after, &misreads, &kept);
     assert_int_equal(seen_cell(&kept, &next, 1, 2)->height, 4);
 
     /* a tile the camera did not see at all: noted, and taken as an unknown cell later */
     el_observation missing;
     el_observe(&after, &missing);
     drop_seen(&missing, seen_cell(&missing, &after, 1, 2));
-    memset(&misread, 0, sizeof misread);
-    el_note_misreads(&s, &after, &missing, &misread);
-    assert_int_equal(misread.unknown_count, 1);
+    memset(&misreads, 0, sizeof misreads);
+    el_note_misreads(&s, &after, &missing, &misreads);
+    assert_int_equal(misreads.missed_count, 1);
     el_observe(&next, &later);
     drop_seen(&later, seen_cell(&later, &next, 1, 2));
     el_reconcile(&after, &later, &r);
     assert_int_equal(r.answer, EL_UNEXPLAINED);
-    el_forgive(&after, &misread, &later);
+    el_forgive(&after, &misreads, &later);
     assert_int_equal(later.unknown_count, 1);
     el_reconcile(&after, &later, &r);
     assert_int_equal(r.answer, EL_EXPLAINED);
+
+    /* a shadow read as a desert beyond the layout, and the start's mountain misread: the
+     * players say the table is as the game has it (before NULL), every cell noted */
+    el_observe(&after, &o);
+    o.tiles[o.count++] = (el_seen_tile){.row = 5, .col = 0, .type = EL_DESERT, .top = EL_EMPTY,
+                                        .height = 0, .token = EL_NO_TOKEN};
+    seen_cell(&o, &after, 0, 1)->type = EL_LAKE;
+    memset(&misreads, 0, sizeof misreads);
+    el_note_misreads(NULL, &after, &o, &misreads);
+    assert_int_equal(misreads.count, 1);
+    assert_int_equal(misreads.fields[0].type, EL_LAKE);
+    assert_int_equal(misreads.phantom_count, 1);
+    assert_int_equal(misreads.phantom[0].row, 5);
+    el_observe(&next, &later);
+    later.tiles[later.count++] = (el_seen_tile){.row = 5, .col = 0, .type = EL_DESERT,
+                                                .top = EL_EMPTY, .token = EL_NO_TOKEN};
+    seen_cell(&later, &next, 0, 1)->type = EL_LAKE;
+    el_reconcile(&after, &later, &r);
+    assert_int_equal(r.answer, EL_UNEXPLAINED);
+    kept = later;
+    el_forgive(&after, &misreads, &kept);
+    assert_int_equal(kept.count, later.count - 1);
+    el_reconcile(&after, &kept, &r);
+    assert_int_equal(r.answer, EL_EXPLAINED);
+    /* the shadow read as another type: a tile, as read */
+    later.tiles[later.count - 1].type = EL_LAKE;
+    kept = later;
+    el_forgive(&after, &misreads, &kept);
+    assert_int_equal(kept.count, later.count);
 }
 
 /* A plain tile placed by the seat that placed a camp before it, by the next seat or by the one
