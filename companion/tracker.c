@@ -65,7 +65,7 @@ struct tracker {
     /* What the players corrected (tracker_play), observation_size bytes each: the last table
      * observed as read, what their lines showed the camera misreads (rules_engine.forgive),
      * and a table's observations with those misreads unseen. */
-    unsigned char *reading, *misread, *forgiven, *forgiven_cautious;
+    unsigned char *reading, *misreads, *forgiven, *forgiven_cautious;
     bool have_reading; /* reading holds a table */
     bool corrected;    /* the players gave lines: tables are forgiven their misreads */
     char error[320];
@@ -687,11 +687,11 @@ static tracker_table forgiven(tracker *t, const tracker_table *table)
         return kept;
     size_t size = t->engine->observation_size;
     memcpy(t->forgiven, table->observation, size);
-    t->engine->forgive(t->state, t->misread, t->forgiven);
+    t->engine->forgive(t->state, t->misreads, t->forgiven);
     kept.observation = t->forgiven;
     if (table->cautious_observation) {
         memcpy(t->forgiven_cautious, table->cautious_observation, size);
-        t->engine->forgive(t->state, t->misread, t->forgiven_cautious);
+        t->engine->forgive(t->state, t->misreads, t->forgiven_cautious);
         kept.cautious_observation = t->forgiven_cautious;
     }
     return kept;
@@ -756,6 +756,34 @@ tracker_status tracker_choose(tracker *t, int candidate, double frame_time)
     return status;
 }
 
+/* The games waiting as hypotheses, given up for what the players say: the turn ends they
+ * carried are owed again, unless the players' own lines end a turn. */
+static void give_up_hypotheses(tracker *t, bool players_ended)
+{
+    t->end_owed = !players_ended && (t->end_owed || t->ends_carried > 0);
+    t->hypothesis_count = 0;
+    t->ends_carried = 0;
+    t->choosable = false;
+    t->pending = false;
+}
+
+/* After the players' word, the committed game (lines played from before; before NULL: the
+ * table is as the game has it): what the last table observed showed otherwise is noted, to be
+ * forgiven, and that table is taken again, so that what it shows beyond their word is
+ * explained now, and an end owed is taken with it. */
+static tracker_status after_players(tracker *t, const void *before, double frame_time)
+{
+    if (t->over)
+        return TRACKER_OK;
+    tracker_table now = {.frame_time = frame_time, .confidence = NAN};
+    if (!t->have_reading || !t->engine->forgive)
+        return t->end_owed ? take_turn_end(t, &now) : TRACKER_OK;
+    t->engine->note_misreads(before, t->state, t->reading, t->misreads);
+    t->corrected = true;
+    now.observation = t->reading;
+    return tracker_observe(t, &now);
+}
+
 tracker_status tracker_play(tracker *t, const char *text, double frame_time)
 {
     if (t->over)
@@ -791,32 +819,34 @@ tracker_status tracker_play(tracker *t, const char *text, double frame_time)
     tracker_status status = archive_event(t, DB_EVENT_CORRECTION,
                                           json_pack("{s:s}", "played", text), &now, scores,
                                           NULL, "archiving the players' lines");
-    /* What the games waiting believed is given up for what the players say; the turn ends
-     * they carried are owed again, unless the players' lines end a turn themselves. */
-    t->end_owed = ended == 0 && (t->end_owed || t->ends_carried > 0);
-    t->hypothesis_count = 0;
-    t->ends_carried = 0;
-    t->choosable = false;
-    t->pending = false;
+    give_up_hypotheses(t, ended > 0);
     for (int i = 0; i < count && status == TRACKER_OK && !t->over; i++)
         status = commit(t, lines[i], &now, false);
     if (status == TRACKER_OK && !t->over)
         status = commit_forced(t, &now);
-    if (status == TRACKER_OK && t->engine->forgive && t->have_reading) {
-        t->engine->note_misreads(before, t->state, t->reading, t->misread);
-        t->corrected = true;
-    }
+    if (status == TRACKER_OK)
+        status = after_players(t, before, frame_time);
     free(before);
-    if (status == TRACKER_OK && !t->over && t->end_owed)
-        status = take_turn_end(t, &now);
-    /* The table the players looked at, taken again: what it shows beyond their lines is
-     * explained now. */
-    if (status == TRACKER_OK && !t->over && t->have_reading) {
-        tracker_table again = {.frame_time = frame_time, .observation = t->reading,
-                               .confidence = NAN};
-        status = tracker_observe(t, &again);
-    }
     return status;
+}
+
+tracker_status tracker_confirm(tracker *t, double frame_time)
+{
+    if (t->over)
+        return fail(t, TRACKER_BAD_INPUT, "the game is over");
+    if (!t->have_reading || !t->engine->forgive)
+        return fail(t, TRACKER_BAD_INPUT, "no table read yet that could be misread");
+    tracker_table now = {.frame_time = frame_time, .confidence = NAN};
+    int32_t scores[RULES_MAX_SEATS];
+    t->engine->scores(t->state, scores);
+    /* archived as a correction: {"table": "as the game has it"} */
+    tracker_status status = archive_event(t, DB_EVENT_CORRECTION,
+                                          json_pack("{s:s}", "table", "as the game has it"),
+                                          &now, scores, NULL, "archiving the players' word");
+    if (status != TRACKER_OK)
+        return status;
+    give_up_hypotheses(t, false);
+    return after_players(t, NULL, frame_time);
 }
 
 tracker_status tracker_end_turn(tracker *t, double frame_time)
@@ -934,7 +964,7 @@ tracker_status tracker_new(const tracker_config *config, db *archive, tracker **
         return fail(t, TRACKER_NOMEM, "out of memory");
     if (t->engine->forgive && t->engine->note_misreads &&
         (!(t->reading = calloc(1, t->engine->observation_size)) ||
-         !(t->misread = calloc(1, t->engine->observation_size)) ||
+         !(t->misreads = calloc(1, t->engine->misreads_size)) ||
          !(t->forgiven = calloc(1, t->engine->observation_size)) ||
          !(t->forgiven_cautious = calloc(1, t->engine->observation_size))))
         return fail(t, TRACKER_NOMEM, "out of memory");
@@ -967,7 +997,7 @@ void tracker_free(tracker *t)
     free(t->states);
     free(t->child_states);
     free(t->reading);
-    free(t->misread);
+    free(t->misreads);
     free(t->forgiven);
     free(t->forgiven_cautious);
     free(t);

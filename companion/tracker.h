@@ -201,9 +201,20 @@ tracker_status tracker_choose(tracker *t, int candidate, double frame_time);
  * changed is noted: later tables that read those fields alike have them unseen
  * (rules_engine.forgive; the camera misreads a still stack the same way on every table). Not
  * archived: a resumed game forgets it. Finally that last table is taken again, so that what it
- * shows beyond the lines is explained at once. TRACKER_ARCHIVE as tracker_observe.
+ * shows beyond the lines is explained at once (and a turn end owed is taken with it).
+ * TRACKER_ARCHIVE as tracker_observe.
  */
 tracker_status tracker_play(tracker *t, const char *lines, double frame_time);
+
+/*
+ * The players say the last table observed is as the committed game has it: what it shows
+ * otherwise, on every cell, is a misread (a shadow taken for a tile, an old stack misread), to
+ * be forgiven on later tables that read it alike, as after tracker_play; the games waiting as
+ * hypotheses are given up. Archived as a correction ({"table": "as the game has it"}); that
+ * table is then taken again. TRACKER_BAD_INPUT when no table was observed yet or the game
+ * cannot forgive; TRACKER_ARCHIVE as tracker_observe.
+ */
+tracker_status tracker_confirm(tracker *t, double frame_time);
 
 /*
  * The players say the active seat's turn is over (a key at the table), as the game stands after

@@ -955,6 +955,45 @@ static void test_tracker_commits_what_the_players_type_and_forgives_the_misread(
                                                    NULL});
 }
 
+/* A start tile misread and a shadow read as a tile beyond the layout, on every table: the
+ * players say the table is as the game has it, and the next table, misread alike, is
+ * explained. */
+static void test_tracker_forgives_a_table_the_players_say_is_the_game(void **state)
+{
+    fixture *f = *state;
+    seen_events none = {0};
+    tracker *fresh = new_tracker(NULL, 2, false, true, &none);
+    assert_int_equal(tracker_confirm(fresh, 1), TRACKER_BAD_INPUT); /* no table yet */
+    assert_non_null(strstr(tracker_error(fresh), "no table read yet"));
+    tracker_free(fresh);
+
+    play(&f->truth, "desert-camp@0,2 x2");
+    feed(f->t, &f->truth, 2, false);
+    assert_int_equal(tracker_actions(f->t), 2);
+    el_observation o;
+    observe_a_lake_at(&f->truth, 0, 1, &o);
+    o.tiles[o.count++] = (el_seen_tile){.row = 5, .col = 0, .type = EL_DESERT, .top = EL_EMPTY,
+                                        .token = EL_NO_TOKEN};
+    feed_observation(f->t, &o, 3);
+    assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_UNEXPLAINED);
+    int flags = f->seen.flags;
+    assert_int_equal(tracker_confirm(f->t, 4), TRACKER_OK);
+    assert_int_equal(f->seen.flags, flags); /* that table taken again: as the game */
+    assert_int_equal(tracker_actions(f->t), 2);
+    archived a = read_archive(f->archive, tracker_game_id(f->t), &f->truth);
+    assert_int_equal(a.corrections, 1);
+    assert_non_null(strstr(a.last_correction, "as the game has it"));
+    test_lines_free(&a.moves);
+
+    play(&f->truth, "desert@2,0");
+    observe_a_lake_at(&f->truth, 0, 1, &o);
+    o.tiles[o.count++] = (el_seen_tile){.row = 5, .col = 0, .type = EL_DESERT, .top = EL_EMPTY,
+                                        .token = EL_NO_TOKEN};
+    feed_observation(f->t, &o, 5);
+    assert_int_equal(f->seen.flags, flags);
+    assert_archived(f, 3, 2, (const char *const[]){"orange: desert@2,0", NULL});
+}
+
 /* With every end signalled, an end the rules force (a seat's third tile) needs no signal: a
  * camp read "2 or 3", two more tiles, and the next seat's camp are explained across it (the
  * next table was refused before: "no turn end was signalled"). */
@@ -1134,6 +1173,7 @@ int main(void)
         TEST(test_tracker_needs_no_signal_for_an_end_the_rules_force, setup_signalled_started),
         TEST(test_tracker_commits_what_the_players_type_and_forgives_the_misread,
              setup_signalled_started),
+        TEST(test_tracker_forgives_a_table_the_players_say_is_the_game, setup_signalled_started),
         TEST(test_tracker_commits_an_answer_across_a_signalled_end_once,
              setup_signalled_started),
         TEST(test_tracker_archives_no_false_move_when_the_players_answer, setup),
