@@ -27,8 +27,9 @@
  * players together, where the default is the camera alone. --correct: when a flag stays
  * (a table no game fits, or a question without the right candidate), the players type what
  * was played since the last committed action (pipeline_play: the script's lines whose hands
- * have left), and the lines typed are counted: they are committed, and counted right, but the
- * camera did not read them. --turn-key: the players type each
+ * have left; with none, they say the table is as the game has it: pipeline_confirm), and the
+ * lines typed are counted: they are committed, and counted right, but the camera did not
+ * read them. --turn-key: the players type each
  * turn end of the script (pipeline_end_turn, turn ends signalled: none inferred) as soon as
  * the turn's last hand has left the mat. BENCH_VERBOSE=1 prints each flag with its reason
  * (what the rules could not explain) and each move with its latency. --tilt, --light-elevation:
@@ -121,6 +122,7 @@ typedef struct game_run {
     int answers, unanswerable; /* --answer: questions answered, and those no candidate fits */
     bool flagged;              /* a flag was raised that no answer settled yet */
     int corrections, typed_lines, refused_lines; /* --correct: what the players typed */
+    int confirmations; /* --correct: tables the players said are as the game has it */
     int beyond;                /* forced by the rules after the script's last line */
     char last_question[256];   /* its first candidate: a question is counted once */
     double *latencies;
@@ -219,8 +221,13 @@ static tracker_status correct(pipeline *p, game_run *run, int frame)
         if (left >= 0 || (i == 0 && strncmp(run->expected->lines[0], "start", 5) == 0))
             last = i;
     }
-    if (last < run->matched)
-        return TRACKER_OK;
+    if (last < run->matched) { /* nothing to type: the table is as the game has it */
+        if (getenv("BENCH_VERBOSE"))
+            fprintf(stderr, "  the players say the table is as the game has it\n");
+        tracker_status status = pipeline_confirm(p);
+        run->confirmations += status == TRACKER_OK;
+        return status == TRACKER_BAD_INPUT ? TRACKER_OK : status;
+    }
     char lines[LINES_MAX * 2];
     size_t used = 0;
     for (int i = run->matched; i <= last && used < sizeof lines; i++)
@@ -456,6 +463,7 @@ int main(int argc, char **argv)
     int games_whole = 0;                   /* every line counted committed, none false */
     int games_skipped = 0;                 /* games not recorded or not replayed */
     int total_corrections = 0, total_typed_lines = 0, total_refused_lines = 0;
+    int total_confirmations = 0;
     int total_answers = 0, total_unanswerable = 0, total_beyond = 0, total_unseen = 0;
     int total_keys = 0, total_keys_refused = 0; /* --turn-key */
     long frames = 0;
@@ -576,12 +584,13 @@ int main(int argc, char **argv)
         if (turn_key)
             printf("; %d turn ends typed (%d before the table was seen)", typed, refused);
         if (correcting)
-            printf("; %d lines typed at %d flags (%d refused)", run.typed_lines,
-                   run.corrections, run.refused_lines);
+            printf("; %d lines typed at %d flags (%d refused), %d tables said to be the game",
+                   run.typed_lines, run.corrections, run.refused_lines, run.confirmations);
         putchar('\n');
         total_corrections += run.corrections;
         total_typed_lines += run.typed_lines;
         total_refused_lines += run.refused_lines;
+        total_confirmations += run.confirmations;
         total_answers += run.answers;
         total_beyond += run.beyond;
         total_unseen += unseen;
@@ -633,8 +642,9 @@ int main(int argc, char **argv)
                total_answers, total_unanswerable);
     if (correcting)
         printf("the players typed what was played at %d flags: %d lines, committed and counted "
-               "right above (the camera did not read them); %d lines refused\n",
-               total_corrections, total_typed_lines, total_refused_lines);
+               "right above (the camera did not read them); %d lines refused; at %d flags "
+               "with nothing to type, they said the table is as the game has it\n",
+               total_corrections, total_typed_lines, total_refused_lines, total_confirmations);
     printf("games: %d of %d committed whole, %d with a false move (one misread the rules accept, "
            "then what follows from it), %d with no table read%s",
            games_whole, games, games_wrong, games_unread, games_skipped ? "" : "\n");

@@ -171,7 +171,8 @@ static void on_event(void *context, const pipeline_event *event)
         }
         if (out->request->watch && e->flag != TRACKER_FLAG_TURN_END)
             printf("            to say what was played: type it and Enter, as the moves print "
-                   "(%s: ...), ';' between actions\n",
+                   "(%s: ...), ';' between actions; or ok and Enter when the table is as the "
+                   "game has it\n",
                    state ? state->config.colours[state->active] : "orange");
         break;
     case TRACKER_GAME_OVER:
@@ -240,8 +241,9 @@ static bool next_typed_line(typed *in, char *line, size_t size)
 }
 
 /* What the players type (at time_s into the source): a candidate's number for the last
- * ambiguous table, "e" (or "end") when a turn is over, or what was played in the notation
- * (actions ';' between, "orange: desert-camp@1,2 x3; orange: end"); what the rules refuse is
+ * ambiguous table, "e" (or "end") when a turn is over, what was played in the notation
+ * (actions ';' between, "orange: desert-camp@1,2 x3; orange: end"), or "ok" when the table is
+ * as the game has it (the camera misread it); anything else, and what the rules refuse, is
  * explained. Fails only when the archive does. */
 static tracker_status take_typed_line(printer *out, const char *line, double time_s)
 {
@@ -262,6 +264,8 @@ static tracker_status take_typed_line(printer *out, const char *line, double tim
         if (status == TRACKER_OK && out->events == printed)
             printf("[%7.1f s] turn end noted: archived with the next table the camera can "
                    "explain\n", time_s);
+    } else if (alone && length == 2 && strncasecmp(word, "ok", 2) == 0) {
+        status = pipeline_confirm(out->pipeline);
     } else if (alone && end == word + length && candidate >= 1 && candidate <= 99) {
         status = pipeline_choose(out->pipeline, (int)candidate);
     } else if (strchr(word, ':') || strncmp(word, "start", 5) == 0) {
@@ -272,8 +276,9 @@ static tracker_status take_typed_line(printer *out, const char *line, double tim
         status = pipeline_play(out->pipeline, lines);
     } else {
         fprintf(stderr, "tablescribe %s: '%.40s': type e and Enter when a turn is over, the "
-                "number of one of an ambiguous table's candidates, or what was played "
-                "(orange: desert@1,2; orange: end) and Enter\n", out->command->name, line);
+                "number of one of an ambiguous table's candidates, what was played "
+                "(orange: desert@1,2; orange: end), or ok when the table is as the game has "
+                "it, and Enter\n", out->command->name, line);
     }
     if (status == TRACKER_BAD_INPUT)
         fprintf(stderr, "tablescribe %s: %s\n", out->command->name,

@@ -420,6 +420,15 @@ tracker_status pipeline_play(pipeline *p, const char *lines)
     return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
 }
 
+tracker_status pipeline_confirm(pipeline *p)
+{
+    if (!p->tracker)
+        return fail(p, TRACKER_BAD_INPUT, "no table read yet that could be misread");
+    players_word(p);
+    tracker_status status = tracker_confirm(p->tracker, p->stable_ms / 1000);
+    return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
+}
+
 tracker_status pipeline_end_turn(pipeline *p)
 {
     if (!p->tracker)

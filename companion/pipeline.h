@@ -173,6 +173,11 @@ tracker_status pipeline_choose(pipeline *p, int candidate);
  */
 tracker_status pipeline_play(pipeline *p, const char *lines);
 
+/* The players say the last table read is as the game has it (tracker_confirm: what it shows
+ * otherwise is a misread, forgiven on later tables that read it alike). TRACKER_BAD_INPUT,
+ * pipeline_error saying why, when no table was read yet. */
+tracker_status pipeline_confirm(pipeline *p);
+
 /*
  * The players say the active seat's turn is over (a key at the table). When the table has not
  * moved since it was last read, the turn ends now (tracker_end_turn); otherwise the turn's last
