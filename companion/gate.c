@@ -299,6 +299,50 @@ void gate_unread(gate *g)
     g->has_before = false;
 }
 
+/* Whether pixel (x, y) lies within depth of the image's border. */
+static bool on_band(const vision_image *image, int x, int y, int depth)
+{
+    return x < depth || y < depth || x >= image->width - depth || y >= image->height - depth;
+}
+
+/* Of the band's pixels the mask marks, the share within threshold of the median of those it
+ * does not mark (the band as it is where nothing changed). */
+static double band_share_bare(const vision_image *image, const vision_image *mask, int depth,
+                              int threshold)
+{
+    int histogram[256] = {0}, unmarked = 0;
+    for (int y = 0; y < image->height; y++)
+        for (int x = 0; x < image->width; x++)
+            if (on_band(image, x, y, depth) &&
+                !mask->pixels[(size_t)y * (size_t)mask->stride + (size_t)x]) {
+                histogram[image->pixels[(size_t)y * (size_t)image->stride + (size_t)x]]++;
+                unmarked++;
+            }
+    if (unmarked == 0)
+        return 0;
+    int median = histogram_quantile(histogram, unmarked, 0.5), marked = 0, bare = 0;
+    for (int y = 0; y < image->height; y++)
+        for (int x = 0; x < image->width; x++)
+            if (on_band(image, x, y, depth) &&
+                mask->pixels[(size_t)y * (size_t)mask->stride + (size_t)x]) {
+                int v = image->pixels[(size_t)y * (size_t)image->stride + (size_t)x];
+                marked++;
+                bare += abs(v - median) <= threshold;
+            }
+    return marked ? (double)bare / marked : 0;
+}
+
+bool gate_change_left(const gate *g, int depth)
+{
+    enum { BARE = 70, COVERED = 30 }; /* percent of the changed band looking bare */
+    if (!g->last_stable || !g->has_mask || !g->has_before)
+        return false;
+    int threshold = (int)floor(2 * g->config.pixel_threshold);
+    double now = band_share_bare(&g->read, &g->mask, depth, threshold);
+    double then = band_share_bare(&g->before, &g->mask, depth, threshold);
+    return now * 100 >= BARE && then * 100 <= COVERED;
+}
+
 const vision_image *gate_change_mask(const gate *gate)
 {
     return gate->has_mask ? &gate->mask : NULL;

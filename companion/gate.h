@@ -138,6 +138,15 @@ void gate_unread(gate *gate);
  */
 const vision_image *gate_change_mask(const gate *gate);
 
+/*
+ * At a STABLE frame, with config.keep_change_mask: whether what changed on the image's border
+ * band (depth pixels deep: the mat's edge) has left rather than arrived. Where the mask marks
+ * that band, this frame shows what the rest of its band shows (the bare edge) and the copy read
+ * before did not: an arm resting across the edge when that copy was read, gone now. False when
+ * it cannot tell (nothing changed there, no copy read before, both or neither look bare).
+ */
+bool gate_change_left(const gate *gate, int depth);
+
 /* Frees the gate. Accepts NULL. */
 void gate_free(gate *gate);
 

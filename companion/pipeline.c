@@ -109,6 +109,10 @@ void pipeline_config_default(pipeline_config *config)
 /* The perimeter, position i (0 .. 2(w + h) - 5): the bottom row left to right, the right column
  * upwards, the top row right to left, the left column downwards (counter-clockwise as the
  * azimuth); *in_x, *in_y: one step inwards. */
+/* An arm across the mat's edge covers the gate's copy this deep from its border (the edge's
+ * pixel or the one inside it: JPEG ringing rarely both). */
+#define ARM_BAND_PX 2
+
 static void perimeter_point(int w, int h, int i, int *x, int *y, int *in_x, int *in_y)
 {
     if (i < w) {
@@ -125,7 +129,7 @@ static void perimeter_point(int w, int h, int i, int *x, int *y, int *in_x, int 
 
 int pipeline_arm_crossings(const vision_image *mask, int min_px, double *azimuth_deg)
 {
-    enum { DEPTH = 2, GAP = 2 };
+    enum { DEPTH = ARM_BAND_PX, GAP = 2 };
     int w = mask->width, h = mask->height;
     if (w < 2 * DEPTH + 1 || h < 2 * DEPTH + 1 || !mask->pixels)
         return 0;
@@ -658,6 +662,11 @@ static tracker_status settled(pipeline *p, const capture_frame *frame)
     const vision_image *mask = gate_change_mask(p->gate);
     double azimuth = NAN;
     int crossings = mask ? pipeline_arm_crossings(mask, p->config.arm_min_px, &azimuth) : 0;
+    /* What crosses the edge may be an arm that rested there when the last table was read, and
+     * has left: that table is read (with the arm's fingers on it, perhaps), this one must be
+     * too, or every later table shows the same change across the edge and none is read. */
+    if (crossings > 0 && gate_change_left(p->gate, ARM_BAND_PX))
+        crossings = 0;
     if (crossings > 0) {
         gate_unread(p->gate);
         if (crossings == 1)

@@ -257,6 +257,58 @@ static void test_pipeline_gate_mask_and_unread(void **state)
     gate_free(g);
 }
 
+/* Feeds frame until the gate is STABLE (fails after 2 s). */
+static void settle_stable(gate *g, const vision_image *frame, double *t)
+{
+    gate_report report = {.state = GATE_BUSY};
+    char error[128];
+    for (; report.state != GATE_STABLE && *t < 20000; *t += 50)
+        assert_int_equal(gate_feed(g, frame, *t, &report, error, sizeof error), VISION_OK);
+    assert_int_equal(report.state, GATE_STABLE);
+}
+
+/* A hand at rest across the edge when a table was read (the camera had just been nudged): the
+ * next table, the hand gone and a tile laid, shows a change across the edge that has left, not
+ * arrived, so it is read; an arm arriving is not taken for one leaving. */
+static void test_pipeline_gate_tells_an_arm_that_left(void **state)
+{
+    (void)state;
+    gate_config config;
+    gate_config_default(&config);
+    config.scale = 2;
+    config.row_step = 1;
+    config.settle_ms = 100;
+    config.keep_change_mask = true;
+    gate *g = NULL;
+    char error[128];
+    assert_int_equal(gate_new(&config, &g, error, sizeof error), VISION_OK);
+    vision_image frame;
+    assert_int_equal(vision_image_new(200, 200, 1, &frame), VISION_OK);
+    memset(frame.pixels, 120, (size_t)frame.stride * 200);
+    double t = 0;
+    settle_stable(g, &frame, &t);
+    assert_false(gate_change_left(g, 2)); /* nothing read before */
+
+    draw_arm(&frame, 100, 120, 0, 30); /* arrives and rests */
+    for (int y = 120; y < 200; y++)
+        for (int x = 85; x < 115; x++)
+            frame.pixels[y * frame.stride + x] = 40;
+    settle_stable(g, &frame, &t);
+    double azimuth;
+    assert_int_equal(pipeline_arm_crossings(gate_change_mask(g), 2, &azimuth), 1);
+    assert_false(gate_change_left(g, 2));
+
+    memset(frame.pixels, 120, (size_t)frame.stride * 200); /* gone, and a tile laid */
+    for (int y = 60; y < 100; y++)
+        for (int x = 60; x < 100; x++)
+            frame.pixels[y * frame.stride + x] = 200;
+    settle_stable(g, &frame, &t);
+    assert_int_equal(pipeline_arm_crossings(gate_change_mask(g), 2, &azimuth), 1);
+    assert_true(gate_change_left(g, 2));
+    vision_image_free(&frame);
+    gate_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_takes_the_nearest_seat_or_none),
         cmocka_unit_test(test_pipeline_sees_a_moved_camera_in_its_registration),
         cmocka_unit_test(test_pipeline_gate_mask_and_unread),
+        cmocka_unit_test(test_pipeline_gate_tells_an_arm_that_left),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
