@@ -206,10 +206,10 @@ static void test_pipeline_sees_a_moved_camera_in_its_registration(void **state)
     assert_true(isinf(pipeline_registration_shift(&a, &smaller)));
 }
 
-/* The gate's mask shows a change where it is; gate_unread takes the last read back. */
-static void test_pipeline_gate_mask_and_unread(void **state)
+/* A gate as the pipeline keeps one (its change mask kept), settling in 100 ms, and a bare
+ * 200 x 200 mat of grey 120 for it. */
+static gate *mat_gate(vision_image *frame)
 {
-    (void)state;
     gate_config config;
     gate_config_default(&config);
     config.scale = 2;
@@ -219,9 +219,18 @@ static void test_pipeline_gate_mask_and_unread(void **state)
     gate *g = NULL;
     char error[128];
     assert_int_equal(gate_new(&config, &g, error, sizeof error), VISION_OK);
+    assert_int_equal(vision_image_new(200, 200, 1, frame), VISION_OK);
+    memset(frame->pixels, 120, (size_t)frame->stride * 200);
+    return g;
+}
+
+/* The gate's mask shows a change where it is; gate_unread takes the last read back. */
+static void test_pipeline_gate_mask_and_unread(void **state)
+{
+    (void)state;
     vision_image frame;
-    assert_int_equal(vision_image_new(200, 200, 1, &frame), VISION_OK);
-    memset(frame.pixels, 120, (size_t)frame.stride * 200);
+    gate *g = mat_gate(&frame);
+    char error[128];
     gate_report report;
     double t = 0;
     for (; t <= 200; t += 50)
@@ -273,18 +282,8 @@ static void settle_stable(gate *g, const vision_image *frame, double *t)
 static void test_pipeline_gate_tells_an_arm_that_left(void **state)
 {
     (void)state;
-    gate_config config;
-    gate_config_default(&config);
-    config.scale = 2;
-    config.row_step = 1;
-    config.settle_ms = 100;
-    config.keep_change_mask = true;
-    gate *g = NULL;
-    char error[128];
-    assert_int_equal(gate_new(&config, &g, error, sizeof error), VISION_OK);
     vision_image frame;
-    assert_int_equal(vision_image_new(200, 200, 1, &frame), VISION_OK);
-    memset(frame.pixels, 120, (size_t)frame.stride * 200);
+    gate *g = mat_gate(&frame);
     double t = 0;
     settle_stable(g, &frame, &t);
     assert_false(gate_change_left(g, 2)); /* nothing read before */
