@@ -288,8 +288,7 @@ static bool has_neighbour(const el_state *state, int row, int col)
     return false;
 }
 
-/* The bounding box's size with one more tile at (row, col). */
-static bool fits_size_limit(const el_state *state, int row, int col, int *width, int *height)
+bool el_fits_size_limit(const el_state *state, int row, int col, int *width, int *height)
 {
     int min_row = row < state->min_row ? row : state->min_row;
     int max_row = row > state->max_row ? row : state->max_row;
@@ -312,7 +311,7 @@ static el_status check_position(const el_state *state, int row, int col, el_erro
     if (!has_neighbour(state, row, col))
         return fail(error, EL_ILLEGAL, "not adjacent to any tile");
     int width, height;
-    if (!fits_size_limit(state, row, col, &width, &height))
+    if (!el_fits_size_limit(state, row, col, &width, &height))
         return fail(error, EL_ILLEGAL, "the layout would be %dx%d; %dx%d at most with %d players",
                     width, height, el_size_limit(state->config.seats),
                     el_size_limit(state->config.seats), state->config.seats);

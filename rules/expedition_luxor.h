@@ -317,7 +317,8 @@ typedef struct el_misreads {
     struct {
         int8_t row, col;
     } missed[EL_MAX_TILES];
-    int phantom_count;               /* tiles seen where the game has none, and their type */
+    int phantom_count;               /* tiles seen where none may ever lie (beyond the size
+                                        limit), and their type */
     struct {
         int8_t row, col, type;
     } phantom[EL_MAX_TILES];
@@ -327,8 +328,8 @@ typedef struct el_misreads {
  * el_note_misreads: the players' lines took the game from before to after while the camera read
  * reading: of the cells those lines changed, what reading shows otherwise than after is noted
  * in misreads, replacing what it held for those cells. before NULL: the players say the table
- * is as after has it, every cell; tiles seen where after has none are noted too. A zeroed
- * el_misreads holds none.
+ * is as after has it, every cell; tiles seen where none may ever lie (beyond the size limit)
+ * are noted too. A zeroed el_misreads holds none.
  *
  * el_forgive: observation (aligned on the state's tiles as el_reconcile aligns it) with every
  * field unseen that reads as noted, a tile noted as missed taken as an unknown cell when the

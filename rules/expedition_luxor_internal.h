@@ -22,6 +22,9 @@ extern const uint8_t el_deck_group[5][5];
 bool el_is_camp(int type);
 int el_mandatory(int type);
 int el_size_limit(int seats);
+/* Whether one more tile at (row, col) keeps the layout's bounding box within the limit; the
+ * box's size with it in *width, *height. The box only grows: a cell beyond it now always is. */
+bool el_fits_size_limit(const el_state *state, int row, int col, int *width, int *height);
 int el_entry_requirement(int type);
 int el_tile_value(int type);
 

@@ -774,10 +774,13 @@ void el_note_misreads(const el_state *before, const el_state *after,
                 misreads->fields[misreads->count++] = wrong;
             }
         }
+    /* A tile seen where none is, only beyond the size limit: a tile may never lie there, so
+     * forgiving it hides none the players lay later (one within the limit would be taken for
+     * it again when it comes, and the table not explained). */
     for (int i = 0; !before && i < reading->count; i++) {
-        int row = reading->tiles[i].row + dr, col = reading->tiles[i].col + dc;
+        int row = reading->tiles[i].row + dr, col = reading->tiles[i].col + dc, width, height;
         const el_cell *cell = el_cell_at(after, row, col);
-        if (cell && cell->has_tile)
+        if ((cell && cell->has_tile) || el_fits_size_limit(after, row, col, &width, &height))
             continue;
         forget_cell(misreads, row, col);
         if (misreads->phantom_count < EL_MAX_TILES) {

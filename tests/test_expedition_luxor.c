@@ -833,9 +833,13 @@ static void test_el_forgive_unsees_what_the_players_corrected(void **state_)
     el_reconcile(&after, &later, &r);
     assert_int_equal(r.answer, EL_EXPLAINED);
 
-    /* a shadow read as a desert beyond the layout, and the start's mountain misread: the
-     * players say the table is as the game has it (before NULL), every cell noted */
+    /* a shadow read as a desert beyond the size limit (7 rows with 2 players), another within
+     * it, and the start's mountain misread: the players say the table is as the game has it
+     * (before NULL), every cell noted; of the shadows, only the one where no tile may ever
+     * lie (a tile laid where the other is would be taken for it) */
     el_observe(&after, &o);
+    o.tiles[o.count++] = (el_seen_tile){.row = 7, .col = 0, .type = EL_DESERT, .top = EL_EMPTY,
+                                        .height = 0, .token = EL_NO_TOKEN};
     o.tiles[o.count++] = (el_seen_tile){.row = 5, .col = 0, .type = EL_DESERT, .top = EL_EMPTY,
                                         .height = 0, .token = EL_NO_TOKEN};
     seen_cell(&o, &after, 0, 1)->type = EL_LAKE;
@@ -844,9 +848,9 @@ static void test_el_forgive_unsees_what_the_players_corrected(void **state_)
     assert_int_equal(misreads.count, 1);
     assert_int_equal(misreads.fields[0].type, EL_LAKE);
     assert_int_equal(misreads.phantom_count, 1);
-    assert_int_equal(misreads.phantom[0].row, 5);
+    assert_int_equal(misreads.phantom[0].row, 7);
     el_observe(&next, &later);
-    later.tiles[later.count++] = (el_seen_tile){.row = 5, .col = 0, .type = EL_DESERT,
+    later.tiles[later.count++] = (el_seen_tile){.row = 7, .col = 0, .type = EL_DESERT,
                                                 .top = EL_EMPTY, .token = EL_NO_TOKEN};
     seen_cell(&later, &next, 0, 1)->type = EL_LAKE;
     el_reconcile(&after, &later, &r);

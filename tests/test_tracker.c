@@ -955,7 +955,7 @@ static void test_tracker_commits_what_the_players_type_and_forgives_the_misread(
                                                    NULL});
 }
 
-/* A start tile misread and a shadow read as a tile beyond the layout, on every table: the
+/* A start tile misread and a shadow read as a tile beyond the size limit, on every table: the
  * players say the table is as the game has it, and the next table, misread alike, is
  * explained. */
 static void test_tracker_forgives_a_table_the_players_say_is_the_game(void **state)
@@ -972,7 +972,7 @@ static void test_tracker_forgives_a_table_the_players_say_is_the_game(void **sta
     assert_int_equal(tracker_actions(f->t), 2);
     el_observation o;
     observe_a_lake_at(&f->truth, 0, 1, &o);
-    o.tiles[o.count++] = (el_seen_tile){.row = 5, .col = 0, .type = EL_DESERT, .top = EL_EMPTY,
+    o.tiles[o.count++] = (el_seen_tile){.row = 7, .col = 0, .type = EL_DESERT, .top = EL_EMPTY,
                                         .token = EL_NO_TOKEN};
     feed_observation(f->t, &o, 3);
     assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_UNEXPLAINED);
@@ -987,7 +987,7 @@ static void test_tracker_forgives_a_table_the_players_say_is_the_game(void **sta
 
     play(&f->truth, "desert@2,0");
     observe_a_lake_at(&f->truth, 0, 1, &o);
-    o.tiles[o.count++] = (el_seen_tile){.row = 5, .col = 0, .type = EL_DESERT, .top = EL_EMPTY,
+    o.tiles[o.count++] = (el_seen_tile){.row = 7, .col = 0, .type = EL_DESERT, .top = EL_EMPTY,
                                         .token = EL_NO_TOKEN};
     feed_observation(f->t, &o, 5);
     assert_int_equal(f->seen.flags, flags);
