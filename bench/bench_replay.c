@@ -406,8 +406,8 @@ int main(int argc, char **argv)
         else {
             fprintf(stderr, "usage: bench_replay [--games N] [--lines L] [--width W --height H] "
                             "[--seed S] [--keep DIR] [--min-confidence C] "
-                            "[--sure-confidence C] [--marker-mm M] [--answer] [--correct] [--turn-key] "
-                            "[--tilt DEG] [--light-elevation DEG]\n");
+                            "[--sure-confidence C] [--marker-mm M] [--answer] [--correct] "
+                            "[--turn-key] [--tilt DEG] [--light-elevation DEG]\n");
             return 2;
         }
     }
