@@ -343,6 +343,14 @@ bool gate_change_left(const gate *g, int depth)
     return now * 100 >= BARE && then * 100 <= COVERED;
 }
 
+void gate_restart(gate *g)
+{
+    gate_unread(g);
+    g->has_anchor = false;
+    g->settled_once = false;
+    g->has_mask = false;
+}
+
 const vision_image *gate_change_mask(const gate *gate)
 {
     return gate->has_mask ? &gate->mask : NULL;

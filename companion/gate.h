@@ -139,6 +139,14 @@ void gate_unread(gate *gate);
 const vision_image *gate_change_mask(const gate *gate);
 
 /*
+ * The frames jump without the table changing (the camera moved and the caller rectifies them
+ * anew): the still period starts again with the next frame, and, when the last frame fed was
+ * STABLE, it is unread (gate_unread). The copy last read is kept: of the mat, rectified, it
+ * still compares with the new view's, so that a hand resting across the edge is seen as one.
+ */
+void gate_restart(gate *gate);
+
+/*
  * At a STABLE frame, with config.keep_change_mask: whether what changed on the image's border
  * band (depth pixels deep: the mat's edge) has left rather than arrived. Where the mask marks
  * that band, this frame shows what the rest of its band shows (the bare edge) and the copy read

@@ -628,9 +628,9 @@ static tracker_status read_table(pipeline *p, const capture_frame *frame)
     return TRACKER_OK;
 }
 
-/* A settled frame: its markers confirmed first (the camera or the mat moved: registered again
- * and read with the new view); then, when the view is the same, a settled change that crosses
- * the mat's edge is something lying across it (a hand at rest), not the table: not read. */
+/* A settled frame: its markers confirmed first (the camera or the mat moved: registered again,
+ * and read once the new view has settled); then a settled change that crosses the mat's edge
+ * is something lying across it (a hand at rest), not the table: not read. */
 static tracker_status settled(pipeline *p, const capture_frame *frame)
 {
     const calibration_profile *profile = p->config.profile;
@@ -654,10 +654,12 @@ static tracker_status settled(pipeline *p, const capture_frame *frame)
         p->stats.reregistered++;
         emit_text(p, PIPELINE_REREGISTERED, frame->time_ms,
                   "the camera or the mat moved (markers %.1f px away): registered again", shift);
-        tracker_status result = read_table(p, frame);
-        /* the gate's copies were of the old view: from now on it compares the new one */
-        gate_reset(p->gate);
-        return result;
+        /* Not read yet: this frame was rectified with the old view. The gate's copy last
+         * read, of the mat, compares with the new view's, so the frames rectified anew settle
+         * against it, and a hand resting across the edge is seen as one (read now, it was
+         * read as tiles). */
+        gate_restart(p->gate);
+        return TRACKER_OK;
     }
     const vision_image *mask = gate_change_mask(p->gate);
     double azimuth = NAN;
