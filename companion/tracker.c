@@ -769,19 +769,24 @@ static void give_up_hypotheses(tracker *t, bool players_ended)
 
 /* After the players' word, the committed game (lines played from before; before NULL: the
  * table is as the game has it): what the last table observed showed otherwise is noted, to be
- * forgiven, and that table is taken again, so that what it shows beyond their word is
- * explained now, and an end owed is taken with it. */
+ * forgiven. After lines played, that table is taken again, so that what it shows beyond them
+ * is explained now (an end owed taken with it); after "as the game has it" it is not: nothing
+ * more happened, and what the notes leave of it (a hand read as tiles where a tile may lie)
+ * would be taken for moves. */
 static tracker_status after_players(tracker *t, const void *before, double frame_time)
 {
     if (t->over)
         return TRACKER_OK;
     tracker_table now = {.frame_time = frame_time, .confidence = NAN};
-    if (!t->have_reading || !t->engine->forgive)
-        return t->end_owed ? take_turn_end(t, &now) : TRACKER_OK;
-    t->engine->note_misreads(before, t->state, t->reading, t->misreads);
-    t->corrected = true;
-    now.observation = t->reading;
-    return tracker_observe(t, &now);
+    if (t->have_reading && t->engine->forgive) {
+        t->engine->note_misreads(before, t->state, t->reading, t->misreads);
+        t->corrected = true;
+        if (before) {
+            now.observation = t->reading;
+            return tracker_observe(t, &now);
+        }
+    }
+    return t->end_owed ? take_turn_end(t, &now) : TRACKER_OK;
 }
 
 tracker_status tracker_play(tracker *t, const char *text, double frame_time)

@@ -210,9 +210,9 @@ tracker_status tracker_play(tracker *t, const char *lines, double frame_time);
  * The players say the last table observed is as the committed game has it: what it shows
  * otherwise, on every cell, is a misread (an old stack read otherwise, a shadow taken for a
  * tile where none may lie), to be forgiven on later tables that read it alike, as after
- * tracker_play; the games waiting as hypotheses are given up. Archived as a correction
- * ({"table": "as the game has it"}); that table is then taken again. TRACKER_BAD_INPUT when no
- * table was observed yet or the game cannot forgive; TRACKER_ARCHIVE as tracker_observe.
+ * tracker_play; the games waiting as hypotheses are given up, and a turn end owed is taken.
+ * Archived as a correction ({"table": "as the game has it"}). TRACKER_BAD_INPUT when no table
+ * was observed yet or the game cannot forgive; TRACKER_ARCHIVE as tracker_observe.
  */
 tracker_status tracker_confirm(tracker *t, double frame_time);
 

@@ -978,7 +978,7 @@ static void test_tracker_forgives_a_table_the_players_say_is_the_game(void **sta
     assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_UNEXPLAINED);
     int flags = f->seen.flags;
     assert_int_equal(tracker_confirm(f->t, 4), TRACKER_OK);
-    assert_int_equal(f->seen.flags, flags); /* that table taken again: as the game */
+    assert_int_equal(f->seen.flags, flags); /* nothing raised, nothing committed */
     assert_int_equal(tracker_actions(f->t), 2);
     archived a = read_archive(f->archive, tracker_game_id(f->t), &f->truth);
     assert_int_equal(a.corrections, 1);
