@@ -308,6 +308,34 @@ static void test_pipeline_gate_tells_an_arm_that_left(void **state)
     gate_free(g);
 }
 
+/* The camera moved as a hand came to rest across the edge: the gate restarts its still period
+ * but keeps the copy read before, so that the settled frames of the new view show the hand as
+ * a change across the edge (not read), and the bare table after it as nothing new. */
+static void test_pipeline_gate_restart_keeps_the_copy_read(void **state)
+{
+    (void)state;
+    vision_image frame;
+    gate *g = mat_gate(&frame);
+    double t = 0;
+    settle_stable(g, &frame, &t);
+    draw_arm(&frame, 100, 120, 0, 30);
+    settle_stable(g, &frame, &t); /* the frame whose markers moved */
+    gate_restart(g);
+    settle_stable(g, &frame, &t);
+    double azimuth;
+    assert_int_equal(pipeline_arm_crossings(gate_change_mask(g), 2, &azimuth), 1);
+    assert_false(gate_change_left(g, 2));
+    gate_unread(g);
+    memset(frame.pixels, 120, (size_t)frame.stride * 200);
+    gate_report report;
+    char error[128];
+    for (int i = 0; i < 10; i++, t += 50)
+        assert_int_equal(gate_feed(g, &frame, t, &report, error, sizeof error), VISION_OK);
+    assert_int_equal(report.state, GATE_IDLE);
+    vision_image_free(&frame);
+    gate_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -319,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_sees_a_moved_camera_in_its_registration),
         cmocka_unit_test(test_pipeline_gate_mask_and_unread),
         cmocka_unit_test(test_pipeline_gate_tells_an_arm_that_left),
+        cmocka_unit_test(test_pipeline_gate_restart_keeps_the_copy_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
