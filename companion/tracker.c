@@ -62,12 +62,13 @@ struct tracker {
     bool last_untaken;    /* the last table observed was not taken (unexplained, cut): an end
                              the players signal after it waits for a table that is */
     char last_flag[TRACKER_TEXT_MAX]; /* not raised again while it stays the same */
-    /* What the players corrected (tracker_play), observation_size bytes each: the last table
-     * observed as read, what their lines showed the camera misreads (rules_engine.forgive),
-     * and a table's observations with those misreads unseen. */
+    /* What the players corrected (tracker_play, tracker_confirm): the last table observed as
+     * read, what their word showed the camera misreads (misreads_size bytes:
+     * rules_engine.forgive), and a table's observations with those misreads taken out (each
+     * observation_size bytes). NULL for a game that cannot forgive. */
     unsigned char *reading, *misreads, *forgiven, *forgiven_cautious;
     bool have_reading; /* reading holds a table */
-    bool corrected;    /* the players gave lines: tables are forgiven their misreads */
+    bool corrected;    /* the players gave their word: tables are forgiven their misreads */
     char error[320];
 };
 
@@ -679,7 +680,7 @@ static tracker_status take_turn_end(tracker *t, const tracker_table *table)
     return status == TRACKER_OK ? commit_forced(t, table) : status;
 }
 
-/* The table with what the players' lines showed the camera misreads left unseen. */
+/* The table with what the players' word showed the camera misreads taken out. */
 static tracker_table forgiven(tracker *t, const tracker_table *table)
 {
     tracker_table kept = *table;
@@ -697,16 +698,16 @@ static tracker_table forgiven(tracker *t, const tracker_table *table)
     return kept;
 }
 
-tracker_status tracker_observe(tracker *t, const tracker_table *read)
+tracker_status tracker_observe(tracker *t, const tracker_table *given)
 {
-    if (!read || !read->observation)
+    if (!given || !given->observation)
         return fail(t, TRACKER_BAD_INPUT, "a settled table needs its observation");
     if (t->over)
         return TRACKER_OK;
-    if (t->reading && read->observation != t->reading)
-        memcpy(t->reading, read->observation, t->engine->observation_size);
+    if (t->reading && given->observation != t->reading)
+        memcpy(t->reading, given->observation, t->engine->observation_size);
     t->have_reading = t->reading != NULL;
-    tracker_table forgiven_table = forgiven(t, read);
+    tracker_table forgiven_table = forgiven(t, given);
     const tracker_table *table = &forgiven_table;
     bool taken;
     tracker_status status = take_table(t, table, &taken);
