@@ -343,12 +343,27 @@ bool gate_change_left(const gate *g, int depth)
     return now * 100 >= BARE && then * 100 <= COVERED;
 }
 
-void gate_restart(gate *g)
+vision_status gate_rebase(gate *g, const vision_image *frame, char *error, size_t size)
 {
-    gate_unread(g);
-    g->has_anchor = false;
-    g->settled_once = false;
-    g->has_mask = false;
+    if (!g->last_stable)
+        return VISION_OK;
+    if (frame->width != g->frame_width || frame->height != g->frame_height ||
+        frame->channels != g->frame_channels)
+        return vision_fail(error, size, VISION_BAD_INPUT,
+                           "gate: a frame of %d x %d rebased on frames of %d x %d",
+                           frame->width, frame->height, g->frame_width, g->frame_height);
+    vision_status status = cv_shim_shrink_grey(frame, g->row_step, &g->small,
+                                               g->config.blur_sigma);
+    if (status != VISION_OK)
+        return vision_fail(error, size, status, "gate: %s", vision_status_message(status));
+    histogram_of(&g->small, g->small_histogram);
+    g->has_mask = g->config.keep_change_mask && g->has_before;
+    if (g->has_mask)
+        changed_share(&g->before, g->before_histogram, &g->small, g->small_histogram,
+                      g->config.pixel_threshold, &g->mask);
+    copy_into(&g->read, g->read_histogram, &g->small, g->small_histogram);
+    copy_into(&g->anchor, g->anchor_histogram, &g->small, g->small_histogram);
+    return VISION_OK;
 }
 
 const vision_image *gate_change_mask(const gate *gate)

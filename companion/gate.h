@@ -139,12 +139,14 @@ void gate_unread(gate *gate);
 const vision_image *gate_change_mask(const gate *gate);
 
 /*
- * The frames jump without the table changing (the camera moved and the caller rectifies them
- * anew): the still period starts again with the next frame, and, when the last frame fed was
- * STABLE, it is unread (gate_unread). The copy last read is kept: of the mat, rectified, it
- * still compares with the new view's, so that a hand resting across the edge is seen as one.
+ * At a STABLE frame whose view jumped (the camera moved, and the caller rectified the frame
+ * anew): frame, of the size the gate was fed, becomes this STABLE's copy in place of the one
+ * fed, and the change mask is worked out again against the copy read before. That copy, of the
+ * mat, still compares with the new view's, so that a hand resting across the edge is seen as
+ * one, and the frame may be read at once. The still period goes on from it. Nothing when the
+ * last frame fed was not STABLE; VISION_BAD_INPUT for a frame of another size.
  */
-void gate_restart(gate *gate);
+vision_status gate_rebase(gate *gate, const vision_image *frame, char *error, size_t size);
 
 /*
  * At a STABLE frame, with config.keep_change_mask: whether what changed on the image's border

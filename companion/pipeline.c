@@ -629,8 +629,8 @@ static tracker_status read_table(pipeline *p, const capture_frame *frame)
 }
 
 /* A settled frame: its markers confirmed first (the camera or the mat moved: registered again,
- * and read once the new view has settled); then a settled change that crosses the mat's edge
- * is something lying across it (a hand at rest), not the table: not read. */
+ * the frame rectified anew for the gate); then a settled change that crosses the mat's edge is
+ * something lying across it (a hand at rest), not the table: not read. */
 static tracker_status settled(pipeline *p, const capture_frame *frame)
 {
     const calibration_profile *profile = p->config.profile;
@@ -654,12 +654,22 @@ static tracker_status settled(pipeline *p, const capture_frame *frame)
         p->stats.reregistered++;
         emit_text(p, PIPELINE_REREGISTERED, frame->time_ms,
                   "the camera or the mat moved (markers %.1f px away): registered again", shift);
-        /* Not read yet: this frame was rectified with the old view. The gate's copy last
-         * read, of the mat, compares with the new view's, so the frames rectified anew settle
-         * against it, and a hand resting across the edge is seen as one (read now, it was
-         * read as tiles). */
-        gate_restart(p->gate);
-        return TRACKER_OK;
+        /* The gate compared this frame rectified with the old view: rectified anew, it is
+         * compared again with the copy last read, of the mat, which the new view's still
+         * compares with, so that a hand resting across the edge is seen as one (read without
+         * that, it was read as tiles). */
+        vision_image rectified;
+        status = vision_rectify(&frame->image, &p->registration, 0, 0, profile->mat.width_mm,
+                                profile->mat.height_mm, p->config.gate_px_per_mm, &rectified);
+        if (status != VISION_OK)
+            return status == VISION_NOMEM ? fail(p, TRACKER_NOMEM, "out of memory")
+                                          : fail(p, TRACKER_BAD_INPUT,
+                                                 "frame %d: cannot rectify", frame->index);
+        status = gate_rebase(p->gate, &rectified, error, sizeof error);
+        vision_image_free(&rectified);
+        if (status != VISION_OK)
+            return fail(p, status == VISION_NOMEM ? TRACKER_NOMEM : TRACKER_BAD_INPUT,
+                        "frame %d: %s", frame->index, error);
     }
     const vision_image *mask = gate_change_mask(p->gate);
     double azimuth = NAN;

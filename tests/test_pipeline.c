@@ -308,30 +308,45 @@ static void test_pipeline_gate_tells_an_arm_that_left(void **state)
     gate_free(g);
 }
 
-/* The camera moved as a hand came to rest across the edge: the gate restarts its still period
- * but keeps the copy read before, so that the settled frames of the new view show the hand as
- * a change across the edge (not read), and the bare table after it as nothing new. */
-static void test_pipeline_gate_restart_keeps_the_copy_read(void **state)
+/* The camera moved as a hand came to rest across the edge: the settled frame, rectified anew,
+ * is compared again with the copy read before, so that the hand shows as a change across the
+ * edge (not read), and the bare table after it as nothing new; the same with no hand shows
+ * none. */
+static void test_pipeline_gate_rebase_compares_with_the_copy_read(void **state)
 {
     (void)state;
-    vision_image frame;
+    vision_image frame, moved;
     gate *g = mat_gate(&frame);
+    assert_int_equal(vision_image_new(200, 200, 1, &moved), VISION_OK);
+    memset(moved.pixels, 120, (size_t)moved.stride * 200); /* rectified with the old view: */
+    for (int y = 0; y < 200; y++)                             /* the mat shifted in it */
+        memset(moved.pixels + y * moved.stride, 30, 20);
     double t = 0;
+    char error[128];
     settle_stable(g, &frame, &t);
-    draw_arm(&frame, 100, 120, 0, 30);
-    settle_stable(g, &frame, &t); /* the frame whose markers moved */
-    gate_restart(g);
-    settle_stable(g, &frame, &t);
+    settle_stable(g, &moved, &t);
+    assert_int_equal(gate_rebase(g, &frame, error, sizeof error), VISION_OK);
     double azimuth;
+    assert_int_equal(pipeline_arm_crossings(gate_change_mask(g), 2, &azimuth), 0);
+
+    settle_stable(g, &moved, &t);
+    draw_arm(&frame, 100, 120, 0, 30);
+    assert_int_equal(gate_rebase(g, &frame, error, sizeof error), VISION_OK);
     assert_int_equal(pipeline_arm_crossings(gate_change_mask(g), 2, &azimuth), 1);
     assert_false(gate_change_left(g, 2));
     gate_unread(g);
     memset(frame.pixels, 120, (size_t)frame.stride * 200);
     gate_report report;
-    char error[128];
     for (int i = 0; i < 10; i++, t += 50)
         assert_int_equal(gate_feed(g, &frame, t, &report, error, sizeof error), VISION_OK);
     assert_int_equal(report.state, GATE_IDLE);
+
+    vision_image small;
+    assert_int_equal(vision_image_new(100, 100, 1, &small), VISION_OK);
+    settle_stable(g, &moved, &t);
+    assert_int_equal(gate_rebase(g, &small, error, sizeof error), VISION_BAD_INPUT);
+    vision_image_free(&small);
+    vision_image_free(&moved);
     vision_image_free(&frame);
     gate_free(g);
 }
@@ -347,7 +362,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_sees_a_moved_camera_in_its_registration),
         cmocka_unit_test(test_pipeline_gate_mask_and_unread),
         cmocka_unit_test(test_pipeline_gate_tells_an_arm_that_left),
-        cmocka_unit_test(test_pipeline_gate_restart_keeps_the_copy_read),
+        cmocka_unit_test(test_pipeline_gate_rebase_compares_with_the_copy_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
