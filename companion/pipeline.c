@@ -106,13 +106,13 @@ void pipeline_config_default(pipeline_config *config)
 
 /* ---- the stages alone ---- */
 
-/* The perimeter, position i (0 .. 2(w + h) - 5): the bottom row left to right, the right column
- * upwards, the top row right to left, the left column downwards (counter-clockwise as the
- * azimuth); *in_x, *in_y: one step inwards. */
 /* An arm across the mat's edge covers the gate's copy this deep from its border (the edge's
  * pixel or the one inside it: JPEG ringing rarely both). */
 #define ARM_BAND_PX 2
 
+/* The perimeter, position i (0 .. 2(w + h) - 5): the bottom row left to right, the right column
+ * upwards, the top row right to left, the left column downwards (counter-clockwise as the
+ * azimuth); *in_x, *in_y: one step inwards. */
 static void perimeter_point(int w, int h, int i, int *x, int *y, int *in_x, int *in_y)
 {
     if (i < w) {
