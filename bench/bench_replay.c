@@ -29,9 +29,8 @@
  * was played since the last committed action (pipeline_play: the script's lines whose hands
  * have left; with none, they say the table is as the game has it: pipeline_confirm), and the
  * lines typed are counted: they are committed, and counted right, but the camera did not
- * read them. --turn-key: the players type each
- * turn end of the script (pipeline_end_turn, turn ends signalled: none inferred) as soon as
- * the turn's last hand has left the mat. BENCH_VERBOSE=1 prints each flag with its reason
+ * read them. --turn-key: the players type each turn end of the script (pipeline_end_turn,
+ * turn ends signalled: none inferred) as soon as the turn's last hand has left the mat. BENCH_VERBOSE=1 prints each flag with its reason
  * (what the rules could not explain) and each move with its latency. --tilt, --light-elevation:
  * every render (the teaching photo and each game's) with the camera tilted so far from looking
  * straight down, the light so high (render's options; drawn from each scene's seed otherwise),
