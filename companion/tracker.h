@@ -19,6 +19,9 @@
  *            shows when a turn end is signalled or the next seat shows its colour; a camp's
  *            count when its stack is read); a tie at the top is flagged with its numbered
  *            candidates, and the players may say which it is (tracker_choose).
+ *            Where the camera misread the table, the players may say what was played
+ *            (tracker_play) or that the table is the game (tracker_confirm); the misread is
+ *            then forgiven on later tables that read it alike.
  *            At most 64 wait; beyond, or when the rules kept only their best few games, the
  *            next table is explained from the committed game again. Hypotheses are not
  *            archived: a resumed game starts from its last committed move.
