@@ -345,7 +345,7 @@ static int resume(session *s, play_options *options)
         return EXIT_FAILURE_OTHER;
     }
     size_t moves = 0;
-    switch (game_log_replay(s->archive, game->id, s->engine, s->state, &moves, error,
+    switch (game_log_replay(s->archive, game->id, s->engine, s->state, &moves, NULL, error,
                             sizeof error, &status)) {
     case GAME_LOG_ARCHIVE:
         code = cli_archive_failure(s->command, s->archive, status);

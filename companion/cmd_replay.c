@@ -98,6 +98,10 @@ static void print_json_event(const printer *out, const pipeline_event *event)
                                "time", time, "seat", e->colour ? json_string(e->colour) : json_null(),
                                "action", e->text, "forced", e->forced, "seq", (json_int_t)e->seq,
                                "acting", acting, "latency_ms", event->latency_ms, "scores", scores);
+        } else if (e->kind == TRACKER_UNDO) {
+            json_decref(acting);
+            object = json_pack("{s:s, s:f, s:s, s:I, s:o}", "event", "undo", "time", time,
+                               "action", e->text, "seq", (json_int_t)e->seq, "scores", scores);
         } else if (e->kind == TRACKER_FLAG) {
             static const char *const kinds[] = {"none", "unexplained", "ambiguous", "turn-end"};
             object = json_pack("{s:s, s:f, s:s, s:s, s:I, s:o, s:o}", "event", "flag", "time",
@@ -171,9 +175,14 @@ static void on_event(void *context, const pipeline_event *event)
         }
         if (out->request->watch && e->flag != TRACKER_FLAG_TURN_END)
             printf("            to say what was played: type it and Enter, as the moves print "
-                   "(%s: ...), ';' between actions; or ok and Enter when the table is as the "
-                   "game has it\n",
+                   "(%s: ...), ';' between actions; ok and Enter when the table is as the "
+                   "game has it; u and Enter takes the last move back\n",
                    state ? state->config.colours[state->active] : "orange");
+        break;
+    case TRACKER_UNDO:
+        printf("[%7.1f s] taken back: %s   ", time, e->text);
+        print_scores(stdout, state, e->scores, e->seat_count, NULL);
+        putchar('\n');
         break;
     case TRACKER_GAME_OVER:
         printf("[%7.1f s] game over: ", time);
@@ -242,9 +251,10 @@ static bool next_typed_line(typed *in, char *line, size_t size)
 
 /* What the players type (at time_s into the source): a candidate's number for the last
  * ambiguous table, "e" (or "end") when a turn is over, what was played in the notation
- * (actions ';' between, "orange: desert-camp@1,2 x3; orange: end"), or "ok" when the table is
- * as the game has it (the camera misread it); anything else, and what the rules refuse, is
- * explained. Fails only when the archive does. */
+ * (actions ';' between, "orange: desert-camp@1,2 x3; orange: end"), "ok" when the table is
+ * as the game has it (the camera misread it), or "u" (or "undo") to take the last committed
+ * move back; anything else, and what the rules refuse, is explained. Fails only when the
+ * archive does. */
 static tracker_status take_typed_line(printer *out, const char *line, double time_s)
 {
     const char *word = line + strspn(line, " \t\r");
@@ -266,6 +276,9 @@ static tracker_status take_typed_line(printer *out, const char *line, double tim
                    "explain\n", time_s);
     } else if (alone && length == 2 && strncasecmp(word, "ok", 2) == 0) {
         status = pipeline_confirm(out->pipeline);
+    } else if (alone && ((length == 1 && (*word == 'u' || *word == 'U')) ||
+                         (length == 4 && strncasecmp(word, "undo", 4) == 0))) {
+        status = pipeline_undo(out->pipeline);
     } else if (alone && end == word + length && candidate >= 1 && candidate <= 99) {
         status = pipeline_choose(out->pipeline, (int)candidate);
     } else if (strchr(word, ':') || strncmp(word, "start", 5) == 0) {
@@ -277,8 +290,8 @@ static tracker_status take_typed_line(printer *out, const char *line, double tim
     } else {
         fprintf(stderr, "tablescribe %s: '%.40s': type e and Enter when a turn is over, the "
                 "number of one of an ambiguous table's candidates, what was played "
-                "(orange: desert@1,2; orange: end), or ok when the table is as the game has "
-                "it, and Enter\n", out->command->name, line);
+                "(orange: desert@1,2; orange: end), ok when the table is as the game has it, "
+                "or u to take the last move back, and Enter\n", out->command->name, line);
     }
     if (status == TRACKER_BAD_INPUT)
         fprintf(stderr, "tablescribe %s: %s\n", out->command->name,

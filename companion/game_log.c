@@ -102,44 +102,83 @@ void game_log_options(const db_game *game, rules_options *options, char *board_i
     json_decref(stored);
 }
 
-typedef struct replay {
-    const rules_engine *engine;
-    void *state;
-    size_t moves;
-    bool refused;
-    char *error;
-    size_t size;
-} replay;
+bool game_log_moves_push(game_log_moves *moves, const char *notation)
+{
+    if (moves->count == moves->capacity) {
+        size_t capacity = moves->capacity ? 2 * moves->capacity : 64;
+        char **grown = realloc(moves->notation, capacity * sizeof *grown);
+        if (!grown)
+            return false;
+        moves->notation = grown;
+        moves->capacity = capacity;
+    }
+    char *copy = strdup(notation);
+    if (!copy)
+        return false;
+    moves->notation[moves->count++] = copy;
+    return true;
+}
 
-static int replay_event(void *context, const db_event *event, const int32_t *scores)
+void game_log_moves_pop(game_log_moves *moves)
+{
+    if (moves->count > 0)
+        free(moves->notation[--moves->count]);
+}
+
+void game_log_moves_free(game_log_moves *moves)
+{
+    while (moves->count > 0)
+        game_log_moves_pop(moves);
+    free(moves->notation);
+    *moves = (game_log_moves){0};
+}
+
+typedef struct standing {
+    game_log_moves *moves;
+    bool nomem;
+} standing;
+
+/* The moves that stand: each move in, each undo takes the last one back out. */
+static int collect_moves(void *context, const db_event *event, const int32_t *scores)
 {
     (void)scores;
-    replay *r = context;
-    if (event->kind != DB_EVENT_MOVE)
-        return 0;
-    rules_played played;
-    char reason[256];
-    if (r->engine->play_line(r->state, event->notation, &played, reason, sizeof reason) !=
-        RULES_OK) {
-        snprintf(r->error, r->size, "move %zu: %s", r->moves + 1, reason);
-        r->refused = true;
+    standing *s = context;
+    if (event->kind == DB_EVENT_UNDO)
+        game_log_moves_pop(s->moves);
+    else if (event->kind == DB_EVENT_MOVE && !game_log_moves_push(s->moves, event->notation)) {
+        s->nomem = true;
         return 1;
     }
-    r->moves++;
     return 0;
 }
 
 game_log_result game_log_replay(db *archive, int64_t game_id, const rules_engine *engine,
-                                void *state, size_t *moves, char *error, size_t size,
-                                db_status *archive_status)
+                                void *state, size_t *moves, game_log_moves *kept, char *error,
+                                size_t size, db_status *archive_status)
 {
-    replay r = {engine, state, 0, false, error, size};
-    db_status status = db_events_foreach(archive, game_id, replay_event, &r);
-    *moves = r.moves;
-    if (status != DB_OK) {
+    game_log_moves local = {0};
+    standing s = {kept ? kept : &local, false};
+    db_status status = db_events_foreach(archive, game_id, collect_moves, &s);
+    *moves = 0;
+    game_log_result result = GAME_LOG_OK;
+    if (status != DB_OK || s.nomem) {
         if (archive_status)
-            *archive_status = status;
-        return GAME_LOG_ARCHIVE;
+            *archive_status = status != DB_OK ? status : DB_NOMEM;
+        if (s.nomem)
+            snprintf(error, size, "out of memory");
+        result = GAME_LOG_ARCHIVE;
     }
-    return r.refused ? GAME_LOG_REFUSED : GAME_LOG_OK;
+    for (size_t i = 0; result == GAME_LOG_OK && i < s.moves->count; i++) {
+        rules_played played;
+        char reason[256];
+        if (engine->play_line(state, s.moves->notation[i], &played, reason, sizeof reason) !=
+            RULES_OK) {
+            snprintf(error, size, "move %zu: %s", i + 1, reason);
+            result = GAME_LOG_REFUSED;
+        } else {
+            ++*moves;
+        }
+    }
+    game_log_moves_free(&local);
+    return result;
 }

@@ -63,13 +63,28 @@ db_status game_log_finish(db *archive, int64_t game_id, const rules_engine *engi
  */
 void game_log_options(const db_game *game, rules_options *options, char *board_id, size_t size);
 
+/* A game's moves that stand, in order, each its notation as archived. */
+typedef struct game_log_moves {
+    size_t count, capacity;
+    char **notation;
+} game_log_moves;
+
+/* Appends a copy of notation; false when memory ran out (nothing changed). */
+bool game_log_moves_push(game_log_moves *moves, const char *notation);
+/* Drops the last move, if any. */
+void game_log_moves_pop(game_log_moves *moves);
+/* Frees the copies; the list is empty again. */
+void game_log_moves_free(game_log_moves *moves);
+
 /*
- * Plays the archived game's moves, in order, on the initialised state (flags and other events
- * skipped). *moves receives how many were played. GAME_LOG_REFUSED when one does not replay
- * (error: "move 12: ..."), with the state as it was after the moves before it.
+ * Plays the archived game's moves that stand, in order, on the initialised state: an undo
+ * event takes back the move before it (flags and other events skipped). *moves receives how
+ * many were played; kept (may be NULL, empty at first) receives them. GAME_LOG_REFUSED when
+ * one does not replay (error: "move 12: ..."), with the state as it was after the moves before
+ * it; GAME_LOG_ARCHIVE when reading failed or memory ran out.
  */
 game_log_result game_log_replay(db *archive, int64_t game_id, const rules_engine *engine,
-                                void *state, size_t *moves, char *error, size_t size,
-                                db_status *archive_status);
+                                void *state, size_t *moves, game_log_moves *kept, char *error,
+                                size_t size, db_status *archive_status);
 
 #endif

@@ -424,6 +424,15 @@ tracker_status pipeline_play(pipeline *p, const char *lines)
     return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
 }
 
+tracker_status pipeline_undo(pipeline *p)
+{
+    if (!p->tracker)
+        return fail(p, TRACKER_BAD_INPUT, "nothing to take back: no table read yet");
+    players_word(p);
+    tracker_status status = tracker_undo(p->tracker, p->stable_ms / 1000);
+    return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
+}
+
 tracker_status pipeline_confirm(pipeline *p)
 {
     if (!p->tracker)

@@ -173,6 +173,10 @@ tracker_status pipeline_choose(pipeline *p, int candidate);
  */
 tracker_status pipeline_play(pipeline *p, const char *lines);
 
+/* The players take the last committed action back (tracker_undo). TRACKER_BAD_INPUT,
+ * pipeline_error saying why, when there is none. */
+tracker_status pipeline_undo(pipeline *p);
+
 /* The players say the last table read is as the game has it (tracker_confirm: what it shows
  * otherwise is a misread, forgiven on later tables that read it alike). TRACKER_BAD_INPUT,
  * pipeline_error saying why, when no table was read yet. */

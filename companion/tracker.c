@@ -68,6 +68,8 @@ struct tracker {
      * observation_size bytes). NULL for a game that cannot forgive. */
     unsigned char *reading, *misreads, *forgiven, *forgiven_cautious;
     bool have_reading; /* reading holds a table */
+    void *initial;           /* the game before its first action: undo replays from it */
+    game_log_moves history;  /* the actions committed that stand, as played */
     bool corrected;    /* the players gave their word: tables are forgiven their misreads */
     char error[320];
 };
@@ -155,6 +157,8 @@ static tracker_status commit(tracker *t, const char *line, const tracker_table *
     }
     if (!played.acted)
         return TRACKER_OK;
+    if (!game_log_moves_push(&t->history, played.notation))
+        return fail(t, TRACKER_NOMEM, "out of memory");
     t->actions++;
     t->closed_by_rules = forced;
     t->last_flag[0] = '\0';
@@ -855,6 +859,43 @@ tracker_status tracker_confirm(tracker *t, double frame_time)
     return after_players(t, NULL, frame_time);
 }
 
+tracker_status tracker_undo(tracker *t, double frame_time)
+{
+    if (t->over)
+        return fail(t, TRACKER_BAD_INPUT, "the game is over: its moves stand");
+    if (t->history.count == 0)
+        return fail(t, TRACKER_BAD_INPUT, "nothing to take back: no move committed");
+    /* the game without its last action, checked before anything is archived */
+    memcpy(t->scratch, t->initial, t->engine->state_size);
+    char reason[256];
+    for (size_t i = 0; i + 1 < t->history.count; i++) {
+        rules_played played;
+        if (t->engine->play_line(t->scratch, t->history.notation[i], &played, reason,
+                                 sizeof reason) != RULES_OK)
+            return fail(t, TRACKER_BAD_INPUT, "the moves before the last do not replay: %.160s",
+                        reason);
+    }
+    tracker_table now = {.frame_time = frame_time, .confidence = NAN};
+    tracker_event event = {.kind = TRACKER_UNDO, .frame_time = frame_time, .seat = -1};
+    snprintf(event.text, sizeof event.text, "%s", t->history.notation[t->history.count - 1]);
+    event.seat_count = t->engine->seat_count(t->scratch);
+    t->engine->scores(t->scratch, event.scores);
+    tracker_status status = archive_event(t, DB_EVENT_UNDO, json_pack("{s:s}", "undone",
+                                                                      event.text),
+                                          &now, event.scores, &event.seq,
+                                          "archiving the undo");
+    if (status != TRACKER_OK)
+        return status;
+    memcpy(t->state, t->scratch, t->engine->state_size);
+    game_log_moves_pop(&t->history);
+    t->actions--;
+    give_up_hypotheses(t, true); /* the ends the players owed went with the game undone */
+    t->closed_by_rules = false;
+    t->last_flag[0] = '\0';
+    report(t, &event);
+    return TRACKER_OK;
+}
+
 tracker_status tracker_end_turn(tracker *t, double frame_time)
 {
     if (t->over)
@@ -925,8 +966,9 @@ static tracker_status resume_game(tracker *t)
                           (long long)stored->id, reason);
     }
     if (status == TRACKER_OK) {
-        switch (game_log_replay(t->archive, stored->id, t->engine, t->state, &moves, reason,
-                                sizeof reason, &db_result)) {
+        memcpy(t->initial, t->state, t->engine->state_size);
+        switch (game_log_replay(t->archive, stored->id, t->engine, t->state, &moves, &t->history,
+                                reason, sizeof reason, &db_result)) {
         case GAME_LOG_ARCHIVE:
             status = archive_failed(t, "reading the game's moves");
             break;
@@ -966,7 +1008,8 @@ tracker_status tracker_new(const tracker_config *config, db *archive, tracker **
         !(t->hypotheses = malloc(HYPOTHESES_MAX * sizeof *t->hypotheses)) ||
         !(t->children = malloc(CHILDREN_MAX * sizeof *t->children)) ||
         !(t->states = malloc(HYPOTHESES_MAX * t->engine->state_size)) ||
-        !(t->child_states = malloc(CHILDREN_MAX * t->engine->state_size)))
+        !(t->child_states = malloc(CHILDREN_MAX * t->engine->state_size)) ||
+        !(t->initial = calloc(1, t->engine->state_size)))
         return fail(t, TRACKER_NOMEM, "out of memory");
     if (t->engine->forgive && t->engine->note_misreads &&
         (!(t->reading = calloc(1, t->engine->observation_size)) ||
@@ -985,6 +1028,7 @@ tracker_status tracker_new(const tracker_config *config, db *archive, tracker **
     char reason[256];
     if (t->engine->init(t->state, &config->options, reason, sizeof reason) != RULES_OK)
         return fail(t, TRACKER_BAD_INPUT, "%s: %s", t->game->id, reason);
+    memcpy(t->initial, t->state, t->engine->state_size);
     if (archive && game_log_create(archive, t->game, t->state, config->options.flags, NULL, 0,
                                    NULL, 0, &t->game_id) != DB_OK)
         return archive_failed(t, "creating the game");
@@ -1006,6 +1050,8 @@ void tracker_free(tracker *t)
     free(t->misreads);
     free(t->forgiven);
     free(t->forgiven_cautious);
+    free(t->initial);
+    game_log_moves_free(&t->history);
     free(t);
 }
 

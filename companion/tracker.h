@@ -69,6 +69,7 @@ typedef enum {
     TRACKER_MOVE,      /* an action committed: played, archived */
     TRACKER_FLAG,      /* the table does not fit (archived as a flag); nothing committed */
     TRACKER_GAME_OVER, /* the game ended; scores and ranks final, the archive's game finished */
+    TRACKER_UNDO,      /* the players took the last action back (tracker_undo): text is it */
 } tracker_event_kind;
 
 typedef enum {
@@ -208,6 +209,17 @@ tracker_status tracker_choose(tracker *t, int candidate, double frame_time);
  * TRACKER_ARCHIVE as tracker_observe.
  */
 tracker_status tracker_play(tracker *t, const char *lines, double frame_time);
+
+/*
+ * The players take the last committed action back (a misread the rules accepted, committed as
+ * a move that did not happen): archived as an undo event (nothing is deleted; a resumed game
+ * replays without it), then reported (TRACKER_UNDO, the action's text, the scores without it).
+ * The games waiting as hypotheses and the turn ends owed are given up; the next table is
+ * explained from the game without it, so the players usually type the right move next
+ * (tracker_play). TRACKER_BAD_INPUT when nothing was committed or the game is over;
+ * TRACKER_ARCHIVE as tracker_observe.
+ */
+tracker_status tracker_undo(tracker *t, double frame_time);
 
 /*
  * The players say the last table observed is as the committed game has it: what it shows

@@ -23,7 +23,7 @@ enum { ORANGE, BLACK, GREY, YELLOW };
 
 /* What the tracker reported, counted by collect. */
 typedef struct seen_events {
-    int moves, flags, forced, game_over;
+    int moves, flags, forced, game_over, undos;
     tracker_flag_kind last_flag_kind;
     char last_flag[TRACKER_TEXT_MAX];
     int32_t final_scores[RULES_MAX_SEATS];
@@ -81,6 +81,9 @@ static void collect(void *context, const tracker_event *event)
         seen->flags++;
         seen->last_flag_kind = event->flag;
         snprintf(seen->last_flag, sizeof seen->last_flag, "%s", event->text);
+        break;
+    case TRACKER_UNDO:
+        seen->undos++;
         break;
     case TRACKER_GAME_OVER:
         seen->game_over++;
@@ -994,6 +997,49 @@ static void test_tracker_forgives_a_table_the_players_say_is_the_game(void **sta
     assert_archived(f, 3, 2, (const char *const[]){"orange: desert@2,0", NULL});
 }
 
+/* A camp's count misread so that the rules take it (x2 for x1): the players take the move
+ * back and type the right one; the archive holds the undo, and a game resumed from it replays
+ * without the move taken back. Nothing to take back on a game with no move. */
+static void test_tracker_takes_back_a_move_the_players_undo(void **state)
+{
+    fixture *f = *state;
+    seen_events none = {0};
+    tracker *fresh = new_tracker(NULL, 2, false, true, &none);
+    assert_int_equal(tracker_undo(fresh, 1), TRACKER_BAD_INPUT);
+    assert_non_null(strstr(tracker_error(fresh), "nothing to take back"));
+    tracker_free(fresh);
+
+    el_state after_start = f->truth;
+    play(&f->truth, "desert-camp@0,2 x1");
+    el_state misread = after_start;
+    play(&misread, "desert-camp@0,2 x2");
+    feed(f->t, &misread, 2, false);
+    assert_archived(f, 2, 1, (const char *const[]){"orange: desert-camp@0,2 x2", NULL});
+
+    assert_int_equal(tracker_undo(f->t, 3), TRACKER_OK);
+    assert_int_equal(f->seen.undos, 1);
+    assert_int_equal(tracker_actions(f->t), 1);
+    assert_memory_equal(tracker_state(f->t), &after_start, sizeof after_start);
+    assert_int_equal(tracker_play(f->t, "orange: desert-camp@0,2 x1", 3), TRACKER_OK);
+    feed(f->t, &misread, 4, false); /* misread alike: forgiven, nothing more */
+    assert_int_equal(tracker_actions(f->t), 2);
+    assert_memory_equal(tracker_state(f->t), &f->truth, sizeof f->truth);
+
+    int64_t game_id = tracker_game_id(f->t);
+    tracker_free(f->t);
+    f->t = NULL;
+    tracker_config config;
+    tracker_config_default(&config);
+    config.resume = game_id;
+    tracker *resumed = NULL;
+    assert_int_equal(tracker_new(&config, f->archive, &resumed), TRACKER_OK);
+    assert_int_equal(tracker_actions(resumed), 2);
+    assert_memory_equal(tracker_state(resumed), &f->truth, sizeof f->truth);
+    assert_int_equal(tracker_undo(resumed, 5), TRACKER_OK); /* its history came back too */
+    assert_int_equal(tracker_actions(resumed), 1);
+    tracker_free(resumed);
+}
+
 /* With every end signalled, an end the rules force (a seat's third tile) needs no signal: a
  * camp read "2 or 3", two more tiles, and the next seat's camp are explained across it (the
  * next table was refused before: "no turn end was signalled"). */
@@ -1174,6 +1220,7 @@ int main(void)
         TEST(test_tracker_commits_what_the_players_type_and_forgives_the_misread,
              setup_signalled_started),
         TEST(test_tracker_forgives_a_table_the_players_say_is_the_game, setup_signalled_started),
+        TEST(test_tracker_takes_back_a_move_the_players_undo, setup_signalled_started),
         TEST(test_tracker_commits_an_answer_across_a_signalled_end_once,
              setup_signalled_started),
         TEST(test_tracker_archives_no_false_move_when_the_players_answer, setup),
