@@ -27,9 +27,10 @@
  * players together, where the default is the camera alone. --correct: when a flag stays
  * (a table no game fits, or a question without the right candidate), the players type what
  * was played since the last committed action (pipeline_play: the script's lines whose hands
- * have left; with none, they say the table is as the game has it: pipeline_confirm), and the
- * lines typed are counted: they are committed, and counted right, but the camera did not
- * read them. --turn-key: the players type each turn end of the script (pipeline_end_turn,
+ * have left; with none, they say the table is as the game has it: pipeline_confirm), and
+ * take back a false move as soon as it is committed (pipeline_undo); the lines typed and the
+ * moves taken back are counted: the lines are committed, and counted right, but the camera
+ * did not read them; a move taken back is counted apart, not false. --turn-key: the players type each turn end of the script (pipeline_end_turn,
  * turn ends signalled: none inferred) as soon as the turn's last hand has left the mat. BENCH_VERBOSE=1 prints each flag with its reason
  * (what the rules could not explain) and each move with its latency. --tilt, --light-elevation:
  * every render (the teaching photo and each game's) with the camera tilted so far from looking
@@ -122,7 +123,10 @@ typedef struct game_run {
     bool flagged;              /* a flag was raised that no answer settled yet */
     int corrections, typed_lines, refused_lines; /* --correct: what the players typed */
     int confirmations; /* --correct: tables the players said are as the game has it */
+    int undo_due;      /* --correct: false moves committed, the players to take them back */
+    int taken_back;    /* --correct: false moves the players took back */
     int beyond;                /* forced by the rules after the script's last line */
+    bool correcting;           /* --correct */
     char last_question[256];   /* its first candidate: a question is counted once */
     double *latencies;
     int *latency_count;
@@ -209,6 +213,14 @@ static tracker_status answer(pipeline *p, game_run *run)
  * turn ends between them, which no hand plays, with them). */
 static tracker_status correct(pipeline *p, game_run *run, int frame)
 {
+    /* a move that did not happen is taken back first, as the players see it on the board */
+    while (run->undo_due > 0) {
+        run->undo_due--;
+        tracker_status status = pipeline_undo(p);
+        if (status != TRACKER_OK)
+            return status == TRACKER_BAD_INPUT ? TRACKER_OK : status;
+        run->flagged = true; /* then what was played is typed */
+    }
     if (!run->flagged)
         return TRACKER_OK;
     run->flagged = false;
@@ -252,6 +264,13 @@ static void on_event(void *context, const pipeline_event *event)
     if (event->kind != PIPELINE_TRACKER)
         return;
     const tracker_event *e = event->tracker;
+    if (e->kind == TRACKER_UNDO) { /* --correct: a false move taken back (the last is false) */
+        run->wrong--;
+        run->taken_back++;
+        if (getenv("BENCH_VERBOSE"))
+            fprintf(stderr, "  taken back at %.1f s: %s\n", e->frame_time, e->text);
+        return;
+    }
     if (e->kind == TRACKER_FLAG) {
         run->flags++;
         run->flagged = e->flag != TRACKER_FLAG_TURN_END;
@@ -281,6 +300,7 @@ static void on_event(void *context, const pipeline_event *event)
         run->matched++;
     } else {
         run->wrong++;
+        run->undo_due += run->correcting;
         fprintf(stderr, "  false move: '%s' (the script's next: '%s')\n", line,
                 run->matched < run->expected->count ? run->expected->lines[run->matched] : "-");
     }
@@ -462,7 +482,7 @@ int main(int argc, char **argv)
     int games_whole = 0;                   /* every line counted committed, none false */
     int games_skipped = 0;                 /* games not recorded or not replayed */
     int total_corrections = 0, total_typed_lines = 0, total_refused_lines = 0;
-    int total_confirmations = 0;
+    int total_confirmations = 0, total_taken_back = 0;
     int total_answers = 0, total_unanswerable = 0, total_beyond = 0, total_unseen = 0;
     int total_keys = 0, total_keys_refused = 0; /* --turn-key */
     long frames = 0;
@@ -513,7 +533,8 @@ int main(int argc, char **argv)
             games_skipped++;
             continue;
         }
-        game_run run = {.expected = &expected, .hands = &hands, .latencies = latencies,
+        game_run run = {.expected = &expected, .hands = &hands, .correcting = correcting,
+                        .latencies = latencies,
                         .latency_count = &latency_count};
         pipeline_config pc;
         pipeline_config_default(&pc);
@@ -583,13 +604,15 @@ int main(int argc, char **argv)
         if (turn_key)
             printf("; %d turn ends typed (%d before the table was seen)", typed, refused);
         if (correcting)
-            printf("; %d lines typed at %d flags (%d refused), %d tables said to be the game",
-                   run.typed_lines, run.corrections, run.refused_lines, run.confirmations);
+            printf("; %d lines typed at %d flags (%d refused), %d tables said to be the game, "
+                   "%d false moves taken back", run.typed_lines, run.corrections,
+                   run.refused_lines, run.confirmations, run.taken_back);
         putchar('\n');
         total_corrections += run.corrections;
         total_typed_lines += run.typed_lines;
         total_refused_lines += run.refused_lines;
         total_confirmations += run.confirmations;
+        total_taken_back += run.taken_back;
         total_answers += run.answers;
         total_beyond += run.beyond;
         total_unseen += unseen;
@@ -642,8 +665,10 @@ int main(int argc, char **argv)
     if (correcting)
         printf("the players typed what was played at %d flags: %d lines, committed and counted "
                "right above (the camera did not read them); %d lines refused; at %d flags "
-               "with nothing to type, they said the table is as the game has it\n",
-               total_corrections, total_typed_lines, total_refused_lines, total_confirmations);
+               "with nothing to type, they said the table is as the game has it; they took back "
+               "%d false moves as they were committed (not counted false above)\n",
+               total_corrections, total_typed_lines, total_refused_lines, total_confirmations,
+               total_taken_back);
     printf("games: %d of %d committed whole, %d with a false move (one misread the rules accept, "
            "then what follows from it), %d with no table read%s",
            games_whole, games, games_wrong, games_unread, games_skipped ? "" : "\n");
