@@ -396,50 +396,49 @@ const tracker *pipeline_tracker(const pipeline *p)
     return p->tracker;
 }
 
-/* The players' word (an answer, a turn end) is taken at the last frame, for the table last
- * read (still since still_from_ms): the moves it commits have the table's and the players'
- * latency, and no arm's seat. */
-static void players_word(pipeline *p)
+/* The players' word (an answer, a turn end, what was played, an undo) is taken at the last
+ * frame, for the table last read (still since still_from_ms): the moves it commits have the
+ * table's and the players' latency, and no arm's seat. Returns that time, in seconds. */
+static double players_word(pipeline *p)
 {
     p->stable_ms = isnan(p->last_frame_ms) ? 0 : p->last_frame_ms;
     p->read_started = vision_clock_ms();
     p->read_acting = -1;
+    return p->stable_ms / 1000;
+}
+
+/* The tracker's answer to the players' word; its error, if any, kept as the pipeline's. */
+static tracker_status heard(pipeline *p, tracker_status status)
+{
+    return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
 }
 
 tracker_status pipeline_choose(pipeline *p, int candidate)
 {
     if (!p->tracker)
         return fail(p, TRACKER_BAD_INPUT, "nothing to choose: no table read yet");
-    players_word(p);
-    tracker_status status = tracker_choose(p->tracker, candidate, p->stable_ms / 1000);
-    return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
+    return heard(p, tracker_choose(p->tracker, candidate, players_word(p)));
 }
 
 tracker_status pipeline_play(pipeline *p, const char *lines)
 {
     if (!p->tracker)
         return fail(p, TRACKER_BAD_INPUT, "nothing to play on: no table read yet");
-    players_word(p);
-    tracker_status status = tracker_play(p->tracker, lines, p->stable_ms / 1000);
-    return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
+    return heard(p, tracker_play(p->tracker, lines, players_word(p)));
 }
 
 tracker_status pipeline_undo(pipeline *p)
 {
     if (!p->tracker)
         return fail(p, TRACKER_BAD_INPUT, "nothing to take back: no table read yet");
-    players_word(p);
-    tracker_status status = tracker_undo(p->tracker, p->stable_ms / 1000);
-    return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
+    return heard(p, tracker_undo(p->tracker, players_word(p)));
 }
 
 tracker_status pipeline_confirm(pipeline *p)
 {
     if (!p->tracker)
         return fail(p, TRACKER_BAD_INPUT, "no table read yet that could be misread");
-    players_word(p);
-    tracker_status status = tracker_confirm(p->tracker, p->stable_ms / 1000);
-    return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
+    return heard(p, tracker_confirm(p->tracker, players_word(p)));
 }
 
 tracker_status pipeline_end_turn(pipeline *p)
@@ -450,9 +449,7 @@ tracker_status pipeline_end_turn(pipeline *p)
         p->end_signalled = true;
         return TRACKER_OK;
     }
-    players_word(p);
-    tracker_status status = tracker_end_turn(p->tracker, p->stable_ms / 1000);
-    return status == TRACKER_OK ? status : fail(p, status, "%s", tracker_error(p->tracker));
+    return heard(p, tracker_end_turn(p->tracker, players_word(p)));
 }
 
 /* ---- one frame ---- */
