@@ -30,9 +30,10 @@
  * have left; with none, they say the table is as the game has it: pipeline_confirm), and
  * take back a false move as soon as it is committed (pipeline_undo); the lines typed and the
  * moves taken back are counted: the lines are committed, and counted right, but the camera
- * did not read them; a move taken back is counted apart, not false. --turn-key: the players type each turn end of the script (pipeline_end_turn,
- * turn ends signalled: none inferred) as soon as the turn's last hand has left the mat. BENCH_VERBOSE=1 prints each flag with its reason
- * (what the rules could not explain) and each move with its latency. --tilt, --light-elevation:
+ * did not read them; a move taken back is counted apart, not false. --turn-key: the players
+ * type each turn end of the script (pipeline_end_turn, turn ends signalled: none inferred) as
+ * soon as the turn's last hand has left the mat. BENCH_VERBOSE=1 prints each flag with its
+ * reason (what the rules could not explain) and each move with its latency. --tilt, --light-elevation:
  * every render (the teaching photo and each game's) with the camera tilted so far from looking
  * straight down, the light so high (render's options; drawn from each scene's seed otherwise),
  * to measure how a table set up one way reads.
