@@ -33,10 +33,10 @@
  * did not read them; a move taken back is counted apart, not false. --turn-key: the players
  * type each turn end of the script (pipeline_end_turn, turn ends signalled: none inferred) as
  * soon as the turn's last hand has left the mat. BENCH_VERBOSE=1 prints each flag with its
- * reason (what the rules could not explain) and each move with its latency. --tilt, --light-elevation:
- * every render (the teaching photo and each game's) with the camera tilted so far from looking
- * straight down, the light so high (render's options; drawn from each scene's seed otherwise),
- * to measure how a table set up one way reads.
+ * reason (what the rules could not explain) and each move with its latency. --tilt,
+ * --light-elevation: every render (the teaching photo and each game's) with the camera tilted
+ * so far from looking straight down, the light so high (render's options; drawn from each
+ * scene's seed otherwise), to measure how a table set up one way reads.
  */
 #define _XOPEN_SOURCE 700
 #include "cv_shim_geometry.h"
