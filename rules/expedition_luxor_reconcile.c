@@ -699,13 +699,14 @@ static bool same_cell(const el_cell *a, const el_cell *b)
            memcmp(a->stack, b->stack, a->height <= EL_STACK_MAX ? a->height : 0) == 0;
 }
 
-/* The observed tile at (row, col) in the observation's own rows and columns, or NULL. */
-static el_seen_tile *seen_at(el_observation *o, int row, int col)
+/* The index of the observed tile at (row, col) in the observation's own rows and columns,
+ * or -1. */
+static int seen_index(const el_observation *o, int row, int col)
 {
     for (int i = 0; i < o->count; i++)
         if (o->tiles[i].row == row && o->tiles[i].col == col)
-            return &o->tiles[i];
-    return NULL;
+            return i;
+    return -1;
 }
 
 static bool unknown_at(const el_observation *o, int row, int col)
@@ -756,14 +757,14 @@ void el_note_misreads(const el_state *before, const el_state *after,
     int dr, dc;
     if (!shift_onto(after, reading, &dr, &dc))
         return;
-    el_observation seen = *reading; /* seen_at takes it writable */
     for (int row = after->min_row; row <= after->max_row; row++)
         for (int col = after->min_col; col <= after->max_col; col++) {
             const el_cell *now = el_cell_at(after, row, col);
             if (!now->has_tile || (before && same_cell(el_cell_at(before, row, col), now)))
                 continue;
             forget_cell(misreads, row, col);
-            const el_seen_tile *read = seen_at(&seen, row - dr, col - dc);
+            int at = seen_index(reading, row - dr, col - dc);
+            const el_seen_tile *read = at >= 0 ? &reading->tiles[at] : NULL;
             el_seen_tile wrong;
             if (!read && !unknown_at(reading, row - dr, col - dc) &&
                 misreads->missed_count < EL_MAX_TILES) {
@@ -800,9 +801,10 @@ void el_forgive(const el_state *state, const el_misreads *misreads,
         return;
     for (int i = 0; i < misreads->count; i++) {
         const el_seen_tile *wrong = &misreads->fields[i];
-        el_seen_tile *read = seen_at(observation, wrong->row - dr, wrong->col - dc);
-        if (!read)
+        int at = seen_index(observation, wrong->row - dr, wrong->col - dc);
+        if (at < 0)
             continue;
+        el_seen_tile *read = &observation->tiles[at];
         if (wrong->type != EL_UNSEEN && read->type == wrong->type)
             read->type = EL_UNSEEN;
         if (wrong->top != EL_UNSEEN && read->top == wrong->top)
@@ -816,16 +818,16 @@ void el_forgive(const el_state *state, const el_misreads *misreads,
     }
     for (int i = 0; i < misreads->missed_count; i++) {
         int row = misreads->missed[i].row - dr, col = misreads->missed[i].col - dc;
-        if (!seen_at(observation, row, col) && !unknown_at(observation, row, col) &&
+        if (seen_index(observation, row, col) < 0 && !unknown_at(observation, row, col) &&
             observation->unknown_count < EL_MAX_TILES) {
             observation->unknown[observation->unknown_count].row = (int8_t)row;
             observation->unknown[observation->unknown_count++].col = (int8_t)col;
         }
     }
     for (int i = 0; i < misreads->phantom_count; i++) {
-        el_seen_tile *read =
-            seen_at(observation, misreads->phantom[i].row - dr, misreads->phantom[i].col - dc);
-        if (read && read->type == misreads->phantom[i].type)
-            *read = observation->tiles[--observation->count];
+        int at = seen_index(observation, misreads->phantom[i].row - dr,
+                         misreads->phantom[i].col - dc);
+        if (at >= 0 && observation->tiles[at].type == misreads->phantom[i].type)
+            observation->tiles[at] = observation->tiles[--observation->count];
     }
 }
