@@ -133,6 +133,22 @@ void game_log_moves_free(game_log_moves *moves)
     *moves = (game_log_moves){0};
 }
 
+size_t game_log_moves_play(const rules_engine *engine, void *state, const game_log_moves *moves,
+                           size_t count, char *error, size_t size)
+{
+    size_t i = 0;
+    for (; i < count && i < moves->count; i++) {
+        rules_played played;
+        char reason[256];
+        if (engine->play_line(state, moves->notation[i], &played, reason, sizeof reason) !=
+            RULES_OK) {
+            snprintf(error, size, "move %zu: %s", i + 1, reason);
+            break;
+        }
+    }
+    return i;
+}
+
 typedef struct standing {
     game_log_moves *moves;
     bool nomem;
@@ -168,16 +184,10 @@ game_log_result game_log_replay(db *archive, int64_t game_id, const rules_engine
             snprintf(error, size, "out of memory");
         result = GAME_LOG_ARCHIVE;
     }
-    for (size_t i = 0; result == GAME_LOG_OK && i < s.moves->count; i++) {
-        rules_played played;
-        char reason[256];
-        if (engine->play_line(state, s.moves->notation[i], &played, reason, sizeof reason) !=
-            RULES_OK) {
-            snprintf(error, size, "move %zu: %s", i + 1, reason);
+    if (result == GAME_LOG_OK) {
+        *moves = game_log_moves_play(engine, state, s.moves, s.moves->count, error, size);
+        if (*moves < s.moves->count)
             result = GAME_LOG_REFUSED;
-        } else {
-            ++*moves;
-        }
     }
     game_log_moves_free(&local);
     return result;

@@ -75,6 +75,10 @@ bool game_log_moves_push(game_log_moves *moves, const char *notation);
 void game_log_moves_pop(game_log_moves *moves);
 /* Frees the copies; the list is empty again. */
 void game_log_moves_free(game_log_moves *moves);
+/* Plays the first count moves on state; returns how many it played: fewer, with error
+ * "move 12: ..." and the state after the moves before it, when one does not replay. */
+size_t game_log_moves_play(const rules_engine *engine, void *state, const game_log_moves *moves,
+                           size_t count, char *error, size_t size);
 
 /*
  * Plays the archived game's moves that stand, in order, on the initialised state: an undo

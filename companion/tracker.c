@@ -67,10 +67,9 @@ struct tracker {
      * rules_engine.forgive), and a table's observations with those misreads taken out (each
      * observation_size bytes). NULL for a game that cannot forgive. */
     unsigned char *reading, *misreads, *forgiven, *forgiven_cautious;
-    bool have_reading; /* reading holds a table */
+    bool have_reading; /* reading holds a table (forgiving an empty misreads takes nothing) */
     void *initial;           /* the game before its first action: undo replays from it */
     game_log_moves history;  /* the actions committed that stand, as played */
-    bool corrected;    /* the players gave their word: tables are forgiven their misreads */
     char error[320];
 };
 
@@ -688,7 +687,7 @@ static tracker_status take_turn_end(tracker *t, const tracker_table *table)
 static tracker_table forgiven(tracker *t, const tracker_table *table)
 {
     tracker_table kept = *table;
-    if (!t->corrected)
+    if (!t->misreads)
         return kept;
     size_t size = t->engine->observation_size;
     memcpy(t->forgiven, table->observation, size);
@@ -785,7 +784,6 @@ static tracker_status after_players(tracker *t, const void *before, double frame
     tracker_table now = {.frame_time = frame_time, .confidence = NAN};
     if (t->have_reading && t->engine->forgive) {
         t->engine->note_misreads(before, t->state, t->reading, t->misreads);
-        t->corrected = true;
         if (before) {
             now.observation = t->reading;
             return tracker_observe(t, &now);
@@ -868,13 +866,11 @@ tracker_status tracker_undo(tracker *t, double frame_time)
     /* the game without its last action, checked before anything is archived */
     memcpy(t->scratch, t->initial, t->engine->state_size);
     char reason[256];
-    for (size_t i = 0; i + 1 < t->history.count; i++) {
-        rules_played played;
-        if (t->engine->play_line(t->scratch, t->history.notation[i], &played, reason,
-                                 sizeof reason) != RULES_OK)
-            return fail(t, TRACKER_BAD_INPUT, "the moves before the last do not replay: %.160s",
-                        reason);
-    }
+    size_t standing = t->history.count - 1;
+    if (game_log_moves_play(t->engine, t->scratch, &t->history, standing, reason,
+                            sizeof reason) < standing)
+        return fail(t, TRACKER_BAD_INPUT, "the moves before the last do not replay: %.160s",
+                    reason);
     tracker_table now = {.frame_time = frame_time, .confidence = NAN};
     tracker_event event = {.kind = TRACKER_UNDO, .frame_time = frame_time, .seat = -1};
     snprintf(event.text, sizeof event.text, "%s", t->history.notation[t->history.count - 1]);
