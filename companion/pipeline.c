@@ -634,6 +634,24 @@ static tracker_status read_table(pipeline *p, const capture_frame *frame)
     return TRACKER_OK;
 }
 
+/* The frame as the gate sees it: the mat rectified with the registration, at gate_px_per_mm
+ * (free it with vision_image_free). */
+static tracker_status rectify_for_gate(pipeline *p, const capture_frame *frame,
+                                       vision_image *rectified)
+{
+    const calibration_profile *profile = p->config.profile;
+    double t = vision_clock_ms();
+    vision_status status = vision_rectify(&frame->image, &p->registration, 0, 0,
+                                          profile->mat.width_mm, profile->mat.height_mm,
+                                          p->config.gate_px_per_mm, rectified);
+    p->stats.rectify_ms += vision_clock_ms() - t;
+    if (status == VISION_OK)
+        return TRACKER_OK;
+    return status == VISION_NOMEM
+               ? fail(p, TRACKER_NOMEM, "out of memory")
+               : fail(p, TRACKER_BAD_INPUT, "frame %d: cannot rectify", frame->index);
+}
+
 /* A settled frame: its markers confirmed first (the camera or the mat moved: registered again,
  * the frame rectified anew for the gate); then a settled change that crosses the mat's edge is
  * something lying across it (a hand at rest), not the table: not read. */
@@ -665,12 +683,9 @@ static tracker_status settled(pipeline *p, const capture_frame *frame)
          * compares with, so that a hand resting across the edge is seen as one (read without
          * that, it was read as tiles). */
         vision_image rectified;
-        status = vision_rectify(&frame->image, &p->registration, 0, 0, profile->mat.width_mm,
-                                profile->mat.height_mm, p->config.gate_px_per_mm, &rectified);
-        if (status != VISION_OK)
-            return status == VISION_NOMEM ? fail(p, TRACKER_NOMEM, "out of memory")
-                                          : fail(p, TRACKER_BAD_INPUT,
-                                                 "frame %d: cannot rectify", frame->index);
+        tracker_status rectifying = rectify_for_gate(p, frame, &rectified);
+        if (rectifying != TRACKER_OK)
+            return rectifying;
         status = gate_rebase(p->gate, &rectified, error, sizeof error);
         vision_image_free(&rectified);
         if (status != VISION_OK)
@@ -734,19 +749,11 @@ tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
         if (!p->tracker && (result = start_tracker(p)) != TRACKER_OK)
             goto done;
     }
-    double t = vision_clock_ms();
     vision_image rectified;
-    vision_status status = vision_rectify(&frame->image, &p->registration, 0, 0,
-                                          profile->mat.width_mm, profile->mat.height_mm,
-                                          p->config.gate_px_per_mm, &rectified);
-    p->stats.rectify_ms += vision_clock_ms() - t;
-    if (status != VISION_OK) {
-        result = status == VISION_NOMEM ? fail(p, TRACKER_NOMEM, "out of memory")
-                                        : fail(p, TRACKER_BAD_INPUT, "frame %d: cannot rectify",
-                                               frame->index);
+    if ((result = rectify_for_gate(p, frame, &rectified)) != TRACKER_OK)
         goto done;
-    }
-    t = vision_clock_ms();
+    double t = vision_clock_ms();
+    vision_status status;
     gate_report report;
     status = gate_feed(p->gate, &rectified, frame->time_ms, &report, error, sizeof error);
     vision_image_free(&rectified);
