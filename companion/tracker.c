@@ -771,6 +771,27 @@ static void give_up_hypotheses(tracker *t, bool players_ended)
     t->pending = false;
 }
 
+/* The misreads noted so far, archived as a correction ({"misreads": "2,1 read height 3"}),
+ * so that a game resumed after a cut forgives them too (the last such correction holds them
+ * all). */
+static tracker_status archive_misreads(tracker *t, const tracker_table *now)
+{
+    if (!t->engine->format_misreads || !t->archive)
+        return TRACKER_OK;
+    int length = t->engine->format_misreads(t->state, t->misreads, NULL, 0);
+    char *text = length >= 0 ? malloc((size_t)length + 1) : NULL;
+    if (!text)
+        return fail(t, TRACKER_NOMEM, "out of memory");
+    t->engine->format_misreads(t->state, t->misreads, text, (size_t)length + 1);
+    int32_t scores[RULES_MAX_SEATS];
+    t->engine->scores(t->state, scores);
+    tracker_status status = archive_event(t, DB_EVENT_CORRECTION,
+                                          json_pack("{s:s}", "misreads", text), now, scores,
+                                          NULL, "archiving what the camera misreads");
+    free(text);
+    return status;
+}
+
 /* After the players' word, the committed game (lines played from before; before NULL: the
  * table is as the game has it): what the last table observed showed otherwise is noted, to be
  * forgiven. After lines played, that table is taken again, so that what it shows beyond them
@@ -784,6 +805,9 @@ static tracker_status after_players(tracker *t, const void *before, double frame
     tracker_table now = {.frame_time = frame_time, .confidence = NAN};
     if (t->have_reading && t->engine->forgive) {
         t->engine->note_misreads(before, t->state, t->reading, t->misreads);
+        tracker_status status = archive_misreads(t, &now);
+        if (status != TRACKER_OK)
+            return status;
         if (before) {
             now.observation = t->reading;
             return tracker_observe(t, &now);
@@ -913,20 +937,45 @@ const char *tracker_candidate(const tracker *t, int k)
 
 /* ---- life ---- */
 
-/* The reason of the game's last flag, when nothing came after it (db_events_foreach): any
- * other event, a move or a correction, means the table changed since. */
-static int remember_flag(void *context, const db_event *event, const int32_t *scores)
+/* What a resumed game takes back from its events (db_events_foreach). */
+typedef struct remembered {
+    char *last_flag; /* the reason of the last flag, when nothing came after it: any other
+                        event, a move or a correction, means the table changed since */
+    char *misreads;  /* the last misreads archived (archive_misreads), or NULL; caller frees */
+    bool out_of_memory;
+} remembered;
+
+static int remember(void *context, const db_event *event, const int32_t *scores)
 {
     (void)scores;
-    char *last_flag = context;
-    last_flag[0] = '\0';
-    if (event->kind == DB_EVENT_FLAG && event->detail_json) {
-        json_t *detail = json_loads(event->detail_json, 0, NULL);
+    remembered *r = context;
+    r->last_flag[0] = '\0';
+    json_t *detail = event->detail_json ? json_loads(event->detail_json, 0, NULL) : NULL;
+    if (event->kind == DB_EVENT_FLAG) {
         const char *reason = json_string_value(json_object_get(detail, "reason"));
-        snprintf(last_flag, TRACKER_TEXT_MAX, "%s", reason ? reason : "");
-        json_decref(detail);
+        snprintf(r->last_flag, TRACKER_TEXT_MAX, "%s", reason ? reason : "");
     }
+    const char *misreads = json_string_value(json_object_get(detail, "misreads"));
+    if (event->kind == DB_EVENT_CORRECTION && misreads) {
+        free(r->misreads);
+        r->misreads = strdup(misreads);
+        r->out_of_memory |= !r->misreads;
+    }
+    json_decref(detail);
     return 0;
+}
+
+/* The misreads the players' word showed before the cut, forgiven again. */
+static tracker_status resume_misreads(tracker *t, const char *text)
+{
+    if (!text || !t->misreads || !t->engine->parse_misreads)
+        return TRACKER_OK;
+    char reason[256];
+    if (t->engine->parse_misreads(t->state, text, t->misreads, reason, sizeof reason) !=
+        RULES_OK)
+        return fail(t, TRACKER_BAD_INPUT, "game %lld: its misreads '%.60s': %.160s",
+                    (long long)t->game_id, text, reason);
+    return TRACKER_OK;
 }
 
 static tracker_status resume_game(tracker *t)
@@ -975,9 +1024,16 @@ static tracker_status resume_game(tracker *t)
         case GAME_LOG_OK:
             t->game_id = stored->id;
             t->actions = moves;
-            /* A flag raised before the cut is not raised again for the same table. */
-            if (db_events_foreach(t->archive, stored->id, remember_flag, t->last_flag) != DB_OK)
-                status = archive_failed(t, "reading the game's flags");
+            /* A flag raised before the cut is not raised again for the same table; what the
+             * players corrected is forgiven again. */
+            remembered r = {t->last_flag, NULL, false};
+            if (db_events_foreach(t->archive, stored->id, remember, &r) != DB_OK)
+                status = archive_failed(t, "reading the game's events");
+            else if (r.out_of_memory)
+                status = fail(t, TRACKER_NOMEM, "out of memory");
+            else
+                status = resume_misreads(t, r.misreads);
+            free(r.misreads);
             break;
         }
     }

@@ -203,8 +203,9 @@ tracker_status tracker_choose(tracker *t, int candidate, double frame_time);
  * hypotheses are given up (the turn ends they carried are owed again, unless the lines end a
  * turn themselves). What the last table observed showed otherwise of the cells the lines
  * changed is noted: later tables that read those fields alike have them unseen
- * (rules_engine.forgive; the camera misreads a still stack the same way on every table). Not
- * archived: a resumed game forgets it. Finally that last table is taken again, so that what it
+ * (rules_engine.forgive; the camera misreads a still stack the same way on every table). All
+ * that is noted is archived after it (a correction: {"misreads": the engine's line}), so that a
+ * resumed game forgives it too. Finally that last table is taken again, so that what it
  * shows beyond the lines is explained at once (and a turn end owed is taken with it).
  * TRACKER_ARCHIVE as tracker_observe.
  */
@@ -226,7 +227,8 @@ tracker_status tracker_undo(tracker *t, double frame_time);
  * otherwise, on every cell, is a misread (an old stack read otherwise, a shadow taken for a
  * tile where none may lie), to be forgiven on later tables that read it alike, as after
  * tracker_play; the games waiting as hypotheses are given up, and a turn end owed is taken.
- * Archived as a correction ({"table": "as the game has it"}). TRACKER_BAD_INPUT when no table
+ * Archived as a correction ({"table": "as the game has it"}), then what is noted as after
+ * tracker_play ({"misreads": ...}). TRACKER_BAD_INPUT when no table
  * was observed yet or the game cannot forgive; TRACKER_ARCHIVE as tracker_observe.
  */
 tracker_status tracker_confirm(tracker *t, double frame_time);

@@ -341,6 +341,18 @@ void el_note_misreads(const el_state *before, const el_state *after,
 void el_forgive(const el_state *state, const el_misreads *misreads,
                 el_observation *observation);
 
+/*
+ * The misreads as one line, for the archive, and back ("2,1 read top black height 3; 0,4
+ * missed; -5,0 phantom desert": the fields read wrong, as read). el_format_misreads returns the
+ * length the line needs, as snprintf does (out is cut short when size is less); "" holds none.
+ * el_parse_misreads reads such a line whole, the state giving the colours, or says what it
+ * cannot read (EL_BAD_NOTATION, misreads then none).
+ */
+int el_format_misreads(const el_state *state, const el_misreads *misreads, char *out,
+                       size_t size);
+el_status el_parse_misreads(const el_state *state, const char *text, el_misreads *misreads,
+                            el_error *error);
+
 /* The start layout a table shows, for a game in its setup: every tile seen (none unknown, no
  * adventurer, no token), 2 a seat, as el_start takes them (the observation's rows and columns
  * already start at 0). EL_ILLEGAL says what is missing or wrong ("the start layout has 4 tiles

@@ -194,6 +194,22 @@ static void el_engine_forgive(const void *state, const void *misreads, void *obs
     el_forgive(state, misreads, observation);
 }
 
+static int el_engine_format_misreads(const void *state, const void *misreads, char *text,
+                                     size_t size)
+{
+    return el_format_misreads(state, misreads, text, size);
+}
+
+static rules_status el_engine_parse_misreads(const void *state, const char *text,
+                                             void *misreads, char *error, size_t size)
+{
+    el_error reason;
+    if (el_parse_misreads(state, text, misreads, &reason) == EL_OK)
+        return RULES_OK;
+    snprintf(error, size, "%s", reason.message);
+    return RULES_BAD_NOTATION;
+}
+
 /* A pass for a seat without tiles; an end when no tile and no token can follow. */
 static bool el_engine_forced(const void *state, char *line, size_t size)
 {
@@ -265,5 +281,7 @@ const rules_engine el_engine = {
     .misreads_size = sizeof(el_misreads),
     .note_misreads = el_engine_note_misreads,
     .forgive = el_engine_forgive,
+    .format_misreads = el_engine_format_misreads,
+    .parse_misreads = el_engine_parse_misreads,
     .close_turn = el_engine_close_turn,
 };

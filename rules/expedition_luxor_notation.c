@@ -343,3 +343,172 @@ int el_format_start(const el_state *state, char *out, size_t size)
         }
     return n;
 }
+
+/* ---- what the players corrected, as a line (el_misreads) ----
+ *
+ *   2,1 read top black height 3; 0,4 missed; -5,0 phantom desert
+ *
+ * A cell read otherwise names only the fields read wrong (type, top, height, token), as the
+ * camera read them; `unread` is a type the camera could not tell. */
+
+#define MISREAD_ITEM_MAX 160 /* one item's text: a position and at most four fields */
+
+/* Appends to out what snprintf would, keeping n the length the whole line needs. */
+static int append(char *out, size_t size, int n, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int append(char *out, size_t size, int n, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    int added = vsnprintf(size > (size_t)n ? out + n : NULL, size > (size_t)n ? size - (size_t)n : 0,
+                          format, args);
+    va_end(args);
+    return n + (added > 0 ? added : 0);
+}
+
+static const char *type_word(int type)
+{
+    const char *name = el_tile_name((el_tile_type)type);
+    return name ? name : "unread";
+}
+
+int el_format_misreads(const el_state *state, const el_misreads *misreads, char *out,
+                       size_t size)
+{
+    int n = 0;
+    if (size > 0)
+        out[0] = '\0';
+    const char *separator = "";
+    for (int i = 0; i < misreads->count; i++) {
+        const el_seen_tile *read = &misreads->fields[i];
+        n = append(out, size, n, "%s%d,%d read", separator, read->row, read->col);
+        if (read->type != EL_UNSEEN)
+            n = append(out, size, n, " type %s", type_word(read->type));
+        if (read->top == EL_EMPTY)
+            n = append(out, size, n, " top none");
+        else if (read->top >= 0 && read->top < state->config.seats)
+            n = append(out, size, n, " top %s", state->config.colours[read->top]);
+        if (read->height != EL_UNSEEN)
+            n = append(out, size, n, " height %d", read->height);
+        if (read->token != EL_UNSEEN)
+            n = append(out, size, n, " token %s",
+                       read->token > EL_NO_TOKEN && el_token_name((el_token)read->token)
+                           ? el_token_name((el_token)read->token)
+                           : "none");
+        separator = "; ";
+    }
+    for (int i = 0; i < misreads->missed_count; i++, separator = "; ")
+        n = append(out, size, n, "%s%d,%d missed", separator, misreads->missed[i].row,
+                   misreads->missed[i].col);
+    for (int i = 0; i < misreads->phantom_count; i++, separator = "; ")
+        n = append(out, size, n, "%s%d,%d phantom %s", separator, misreads->phantom[i].row,
+                   misreads->phantom[i].col, type_word(misreads->phantom[i].type));
+    return n;
+}
+
+/* A tile type, or `unread` (EL_UNSEEN). */
+static bool parse_type_word(const char *word, int *type)
+{
+    if (strcmp(word, "unread") == 0) {
+        *type = EL_UNSEEN;
+        return true;
+    }
+    *type = tile_type_of(word, strlen(word));
+    return *type >= 0;
+}
+
+/* One item: "r,c read FIELD VALUE...", "r,c missed" or "r,c phantom TYPE". */
+static el_status parse_misread(const el_state *state, char *item, el_misreads *misreads,
+                               el_error *error)
+{
+    char *words[MAX_WORDS];
+    char what[64];
+    snprintf(what, sizeof what, "'%.50s'", item);
+    int count = split(item, words), row, col;
+    if (count < 2)
+        return fail(error, what, "a misread is a row,column and what was misread there");
+    if (!parse_position(words[0], &row, &col))
+        return fail(error, what, "'%s' is not a row,column (integers from -10 to 10)", words[0]);
+    if (strcmp(words[1], "missed") == 0 && count == 2) {
+        if (misreads->missed_count >= EL_MAX_TILES)
+            return fail(error, what, "more than %d tiles missed", EL_MAX_TILES);
+        misreads->missed[misreads->missed_count].row = (int8_t)row;
+        misreads->missed[misreads->missed_count++].col = (int8_t)col;
+        return EL_OK;
+    }
+    if (strcmp(words[1], "phantom") == 0 && count == 3) {
+        int type;
+        if (!parse_type_word(words[2], &type))
+            return fail(error, what, "'%s' is not a tile type or unread", words[2]);
+        if (misreads->phantom_count >= EL_MAX_TILES)
+            return fail(error, what, "more than %d tiles seen where none lies", EL_MAX_TILES);
+        misreads->phantom[misreads->phantom_count].row = (int8_t)row;
+        misreads->phantom[misreads->phantom_count].col = (int8_t)col;
+        misreads->phantom[misreads->phantom_count++].type = (int8_t)type;
+        return EL_OK;
+    }
+    if (strcmp(words[1], "read") != 0 || count < 4 || count % 2 != 0)
+        return fail(error, what, "expected 'read' and fields, 'missed' or 'phantom TYPE'");
+    el_seen_tile read = {.row = (int8_t)row, .col = (int8_t)col, .type = EL_UNSEEN,
+                         .top = EL_UNSEEN, .height = EL_UNSEEN, .token = EL_UNSEEN};
+    for (int i = 2; i < count; i += 2) {
+        const char *field = words[i], *value = words[i + 1];
+        int number;
+        if (strcmp(field, "type") == 0 && read.type == EL_UNSEEN) {
+            if (!parse_type_word(value, &number) || number == EL_UNSEEN)
+                return fail(error, what, "'%s' is not a tile type", value);
+            read.type = (int8_t)number;
+        } else if (strcmp(field, "top") == 0 && read.top == EL_UNSEEN) {
+            number = strcmp(value, "none") == 0 ? EL_EMPTY : el_seat_of(state, value);
+            if (number == -1)
+                return fail(error, what, "'%s' is not a colour of the game, nor none", value);
+            read.top = (int8_t)number;
+        } else if (strcmp(field, "height") == 0 && read.height == EL_UNSEEN) {
+            if (!parse_int(value, strlen(value), &number) || number < 0 ||
+                number > EL_STACK_MAX)
+                return fail(error, what, "'%s' is not a height from 0 to %d", value,
+                            EL_STACK_MAX);
+            read.height = (int8_t)number;
+        } else if (strcmp(field, "token") == 0 && read.token == EL_UNSEEN) {
+            number = strcmp(value, "none") == 0 ? EL_NO_TOKEN : token_of(value);
+            if (number < 0)
+                return fail(error, what, "'%s' is not a token (boat, snakes) nor none", value);
+            read.token = (int8_t)number;
+        } else {
+            return fail(error, what, "'%s': a field is type, top, height or token, each once",
+                        field);
+        }
+    }
+    if (misreads->count >= EL_MAX_TILES)
+        return fail(error, what, "more than %d cells misread", EL_MAX_TILES);
+    misreads->fields[misreads->count++] = read;
+    return EL_OK;
+}
+
+el_status el_parse_misreads(const el_state *state, const char *text, el_misreads *misreads,
+                            el_error *error)
+{
+    memset(misreads, 0, sizeof *misreads);
+    for (const char *at = text; *at;) {
+        at += strspn(at, " \t\r"); /* the blanks around an item are not quoted in an error */
+        const char *end = strchr(at, ';');
+        size_t length = end ? (size_t)(end - at) : strlen(at), kept = length;
+        while (kept > 0 && strchr(" \t\r", at[kept - 1]))
+            kept--;
+        char item[MISREAD_ITEM_MAX];
+        if (kept >= sizeof item) {
+            memset(misreads, 0, sizeof *misreads);
+            return fail(error, "misreads", "an item of %zu characters: too long", kept);
+        }
+        memcpy(item, at, kept);
+        item[kept] = '\0';
+        el_status status = parse_misread(state, item, misreads, error);
+        if (status != EL_OK) {
+            memset(misreads, 0, sizeof *misreads);
+            return status;
+        }
+        at += length + (end != NULL);
+    }
+    return EL_OK;
+}

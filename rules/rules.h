@@ -175,6 +175,13 @@ typedef struct rules_engine {
     void (*note_misreads)(const void *before, const void *after, const void *reading,
                           void *misreads);
     void (*forgive)(const void *state, const void *misreads, void *observation);
+    /* The misreads as one line for the archive, and back, so that a game resumed after a cut
+     * forgives what the players corrected before it: format returns the length the line needs
+     * (as snprintf; "" holds none), parse reads such a line whole or says why not
+     * (RULES_BAD_NOTATION, misreads then none). */
+    int (*format_misreads)(const void *state, const void *misreads, char *text, size_t size);
+    rules_status (*parse_misreads)(const void *state, const char *text, void *misreads,
+                                   char *error, size_t size);
     /* When the rules leave the active seat one action only (a pass without tiles, the end of a
      * turn that can do nothing more), writes it as a line for play_line (with the seat's
      * prefix) into line (size bytes) and returns true; false when there is a choice or the game

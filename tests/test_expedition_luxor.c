@@ -1228,6 +1228,37 @@ static void test_el_format_and_parse_round_trip(void **state_)
     }
 }
 
+/* Edits line (size bytes) in place at random: 1 to 4 characters of alphabet replaced,
+ * inserted or deleted, as a typing or a corrupt file would. */
+static void mutate(char *line, size_t size, const char *alphabet, uint64_t *rng)
+{
+    size_t length = strlen(line), letters = strlen(alphabet);
+    int edits = 1 + (int)(*rng % 4);
+    for (int e = 0; e < edits; e++) {
+        *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+        size_t at = (size_t)(*rng >> 33) % (length + 1);
+        char c = alphabet[(*rng >> 20) % letters];
+        switch ((*rng >> 40) % 3) {
+        case 0: /* replace */
+            if (at < length)
+                line[at] = c;
+            break;
+        case 1: /* insert */
+            if (length + 1 < size) {
+                memmove(line + at + 1, line + at, length - at + 1);
+                line[at] = c;
+                length++;
+            }
+            break;
+        default: /* delete */
+            if (at < length) {
+                memmove(line + at, line + at + 1, length - at);
+                length--;
+            }
+        }
+    }
+}
+
 /* Mutated lines never crash the parser and never change the state when refused. */
 static void test_el_notation_fuzz(void **state_)
 {
@@ -1236,38 +1267,13 @@ static void test_el_notation_fuzz(void **state_)
         "desert-camp@2,2 x5 > e 2 2", "orange: oasis-camp@3,0 x2", "boat 1,1 > 4,4",
         "start desert@0,0 mountain@0,1 desert-temple@1,0 desert@1,1", "end", "pass",
         "snakes -1,-1 > 2,0 # c"};
-    static const char alphabet[] = "@,x>-+ 0123456789#:neswabcdefghijklmnopqrstuvwxyz\t\r";
     uint64_t rng = 42;
     el_state base = test_el_new_game(2, true);
     play(&base, start_2p);
     for (int i = 0; i < 100000; i++) {
         char line[80];
         snprintf(line, sizeof line, "%s", seeds[i % 7]);
-        size_t length = strlen(line);
-        int edits = 1 + (int)(rng % 4);
-        for (int e = 0; e < edits; e++) {
-            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-            size_t at = (size_t)(rng >> 33) % (length + 1);
-            char c = alphabet[(rng >> 20) % (sizeof alphabet - 1)];
-            switch ((rng >> 40) % 3) {
-            case 0: /* replace */
-                if (at < length)
-                    line[at] = c;
-                break;
-            case 1: /* insert */
-                if (length + 1 < sizeof line) {
-                    memmove(line + at + 1, line + at, length - at + 1);
-                    line[at] = c;
-                    length++;
-                }
-                break;
-            default: /* delete */
-                if (at < length) {
-                    memmove(line + at, line + at + 1, length - at);
-                    length--;
-                }
-            }
-        }
+        mutate(line, sizeof line, "@,x>-+ 0123456789#:neswabcdefghijklmnopqrstuvwxyz\t\r", &rng);
         el_state s = base;
         el_error error = {""};
         if (el_play_line(&s, line, NULL, &error) != EL_OK) {
@@ -1277,6 +1283,128 @@ static void test_el_notation_fuzz(void **state_)
             check_invariants(&s);
         }
     }
+}
+
+/* What the players corrected, written as a line for the archive and read back the same; a
+ * line cut short says how long it needed to be. */
+static void test_el_misreads_line_round_trip(void **state_)
+{
+    (void)state_;
+    el_state game = test_el_new_game(4, true);
+    el_misreads m, back;
+    memset(&m, 0, sizeof m);
+    m.fields[m.count++] = (el_seen_tile){.row = 2, .col = 1, .type = EL_UNSEEN, .top = 1,
+                                         .height = 3, .token = EL_UNSEEN};
+    m.fields[m.count++] = (el_seen_tile){.row = -3, .col = 0, .type = EL_OASIS_CAMP,
+                                         .top = EL_EMPTY, .height = 0, .token = EL_SNAKES};
+    m.fields[m.count++] = (el_seen_tile){.row = 0, .col = -1, .type = EL_UNSEEN,
+                                         .top = EL_UNSEEN, .height = EL_UNSEEN,
+                                         .token = EL_NO_TOKEN};
+    m.missed[m.missed_count].row = 4;
+    m.missed[m.missed_count++].col = -10;
+    m.phantom[m.phantom_count].row = -5;
+    m.phantom[m.phantom_count].col = 0;
+    m.phantom[m.phantom_count++].type = EL_DESERT;
+    m.phantom[m.phantom_count].row = 9;
+    m.phantom[m.phantom_count].col = 9;
+    m.phantom[m.phantom_count++].type = EL_UNSEEN;
+    const char *expected = "2,1 read top black height 3; -3,0 read type oasis-camp top none "
+                           "height 0 token snakes; 0,-1 read token none; 4,-10 missed; "
+                           "-5,0 phantom desert; 9,9 phantom unread";
+    char text[512];
+    int length = el_format_misreads(&game, &m, text, sizeof text);
+    assert_string_equal(text, expected);
+    assert_int_equal(length, (int)strlen(expected));
+    el_error error = {""};
+    assert_int_equal(el_parse_misreads(&game, text, &back, &error), EL_OK);
+    assert_memory_equal(&back, &m, sizeof m);
+
+    char short_text[20];
+    assert_int_equal(el_format_misreads(&game, &m, short_text, sizeof short_text), length);
+    assert_int_equal(strlen(short_text), sizeof short_text - 1);
+    assert_int_equal(strncmp(short_text, expected, sizeof short_text - 1), 0);
+
+    memset(&m, 0, sizeof m); /* none: an empty line, read back as none */
+    assert_int_equal(el_format_misreads(&game, &m, text, sizeof text), 0);
+    assert_string_equal(text, "");
+    assert_int_equal(el_parse_misreads(&game, "", &back, &error), EL_OK);
+    assert_memory_equal(&back, &m, sizeof m);
+}
+
+/* A line that cannot be read whole is refused, naming the item and what is wrong with it,
+ * and leaves no misread noted. */
+static void test_el_misreads_line_errors_name_the_item(void **state_)
+{
+    (void)state_;
+    el_state game = test_el_new_game(2, true);
+    static const struct {
+        const char *line, *says;
+    } bad[] = {
+        {"2,1", "a row,column and what"},
+        {"2,1 read", "expected 'read' and fields"},
+        {"2,1 read top", "expected 'read' and fields"},
+        {"2,1 read top grey", "'grey' is not a colour of the game"},
+        {"2,1 read height 6", "not a height from 0 to 5"},
+        {"2,1 read height 3 height 2", "each once"},
+        {"2,1 read colour black", "each once"},
+        {"2,1 read token caravan-x", "not a token"},
+        {"2,1 read type unread", "not a tile type"},
+        {"x,1 missed", "'x,1' is not a row,column"},
+        {"2,11 missed", "is not a row,column"},
+        {"2,1 missed 3", "expected 'read' and fields"},
+        {"2,1 phantom", "expected 'read' and fields"},
+        {"2,1 phantom castle", "'castle' is not a tile type or unread"},
+        {"1,1 missed; 2,1 read height 9", "'2,1 read height 9'"},
+        {"1,1 missed;; 2,2 missed", "a row,column and what"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        el_misreads m;
+        memset(&m, 0xff, sizeof m);
+        el_error error = {""};
+        assert_int_equal(el_parse_misreads(&game, bad[i].line, &m, &error), EL_BAD_NOTATION);
+        if (!strstr(error.message, bad[i].says))
+            fail_msg("'%s': '%s' does not say '%s'", bad[i].line, error.message, bad[i].says);
+        el_misreads none;
+        memset(&none, 0, sizeof none);
+        assert_memory_equal(&m, &none, sizeof m);
+    }
+    char long_item[400];
+    memset(long_item, 'x', sizeof long_item - 1);
+    long_item[sizeof long_item - 1] = '\0';
+    memcpy(long_item, "1,1 phantom ", 12);
+    el_misreads m;
+    el_error error = {""};
+    assert_int_equal(el_parse_misreads(&game, long_item, &m, &error), EL_BAD_NOTATION);
+    assert_non_null(strstr(error.message, "too long"));
+}
+
+/* Mutated misreads lines never crash the parser; what it reads, it writes back alike. */
+static void test_el_misreads_line_fuzz(void **state_)
+{
+    (void)state_;
+    el_state game = test_el_new_game(3, true);
+    const char *seed = "2,1 read top black height 3; -3,0 read type oasis-camp top none "
+                       "token snakes; 4,-10 missed; -5,0 phantom desert; 9,9 phantom unread";
+    uint64_t rng = 7;
+    int read = 0;
+    for (int i = 0; i < 50000; i++) {
+        char line[200];
+        snprintf(line, sizeof line, "%s", seed);
+        mutate(line, sizeof line, ";,- 0123456789abcdeghiklmnoprstuwxy\t", &rng);
+        el_misreads m, again;
+        el_error error = {""};
+        if (el_parse_misreads(&game, line, &m, &error) != EL_OK) {
+            assert_true(error.message[0] != '\0');
+            continue;
+        }
+        read++;
+        char text[1024];
+        int length = el_format_misreads(&game, &m, text, sizeof text);
+        assert_true(length >= 0 && (size_t)length < sizeof text);
+        assert_int_equal(el_parse_misreads(&game, text, &again, &error), EL_OK);
+        assert_memory_equal(&again, &m, sizeof m);
+    }
+    assert_true(read > 0); /* some mutations still read: both ways were tried */
 }
 
 int main(void)
@@ -1321,6 +1449,9 @@ int main(void)
         cmocka_unit_test(test_el_notation_errors_name_the_action_and_the_problem),
         cmocka_unit_test(test_el_format_and_parse_round_trip),
         cmocka_unit_test(test_el_notation_fuzz),
+        cmocka_unit_test(test_el_misreads_line_round_trip),
+        cmocka_unit_test(test_el_misreads_line_errors_name_the_item),
+        cmocka_unit_test(test_el_misreads_line_fuzz),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

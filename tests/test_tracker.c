@@ -137,7 +137,7 @@ typedef struct archived {
     test_lines moves;
     int flags;
     int corrections;
-    char last_correction[256]; /* its detail */
+    char corrections_text[512]; /* their details, one a line */
     const el_state *colours;
 } archived;
 
@@ -149,7 +149,8 @@ static int collect_archived(void *context, const db_event *event, const int32_t 
         a->flags++;
     if (event->kind == DB_EVENT_CORRECTION) {
         a->corrections++;
-        snprintf(a->last_correction, sizeof a->last_correction, "%s",
+        size_t used = strlen(a->corrections_text);
+        snprintf(a->corrections_text + used, sizeof a->corrections_text - used, "%s\n",
                  event->detail_json ? event->detail_json : "");
     }
     if (event->kind != DB_EVENT_MOVE)
@@ -819,7 +820,7 @@ static void test_tracker_commits_the_candidate_the_players_choose(void **state)
     assert_archived(f, 2, 1, (const char *const[]){"orange: desert-camp@0,2 x2", NULL});
     archived a = read_archive(f->archive, tracker_game_id(f->t), &f->truth);
     assert_int_equal(a.corrections, 1);
-    assert_non_null(strstr(a.last_correction, "\"actions\":\"orange: desert-camp@0,2 x2\""));
+    assert_non_null(strstr(a.corrections_text, "\"actions\":\"orange: desert-camp@0,2 x2\""));
     test_lines_free(&a.moves);
     const el_state *now = tracker_state(f->t);
     assert_int_equal(now->cells[0 + EL_ORIGIN][2 + EL_ORIGIN].height, 2);
@@ -944,8 +945,11 @@ static void test_tracker_commits_what_the_players_type_and_forgives_the_misread(
     assert_archived(f, 3, 1, (const char *const[]){"orange: desert-camp@0,2 x2",
                                                    "orange: desert@2,0", NULL});
     a = read_archive(f->archive, tracker_game_id(f->t), &f->truth);
-    assert_int_equal(a.corrections, 1);
-    assert_non_null(strstr(a.last_correction, "\"played\":\"orange: desert-camp@0,2 x2\""));
+    /* the players' lines, then what the camera misread that they corrected */
+    assert_int_equal(a.corrections, 2);
+    assert_string_equal(a.corrections_text,
+                        "{\"played\":\"orange: desert-camp@0,2 x2\"}\n"
+                        "{\"misreads\":\"0,2 read top black\"}\n");
     test_lines_free(&a.moves);
 
     play(&f->truth, "end");
@@ -984,8 +988,9 @@ static void test_tracker_forgives_a_table_the_players_say_is_the_game(void **sta
     assert_int_equal(f->seen.flags, flags); /* nothing raised, nothing committed */
     assert_int_equal(tracker_actions(f->t), 2);
     archived a = read_archive(f->archive, tracker_game_id(f->t), &f->truth);
-    assert_int_equal(a.corrections, 1);
-    assert_non_null(strstr(a.last_correction, "as the game has it"));
+    assert_int_equal(a.corrections, 2);
+    assert_string_equal(a.corrections_text, "{\"table\":\"as the game has it\"}\n"
+                                            "{\"misreads\":\"0,1 read type lake; 7,0 phantom desert\"}\n");
     test_lines_free(&a.moves);
 
     play(&f->truth, "desert@2,0");
@@ -1031,12 +1036,31 @@ static void test_tracker_takes_back_a_move_the_players_undo(void **state)
     tracker_config config;
     tracker_config_default(&config);
     config.resume = game_id;
+    seen_events after_cut = {0};
+    config.on_event = collect;
+    config.context = &after_cut;
     tracker *resumed = NULL;
     assert_int_equal(tracker_new(&config, f->archive, &resumed), TRACKER_OK);
     assert_int_equal(tracker_actions(resumed), 2);
     assert_memory_equal(tracker_state(resumed), &f->truth, sizeof f->truth);
+    /* what the players corrected came back too: the camp misread alike, nothing flagged */
+    feed(resumed, &misread, 5, false);
+    assert_int_equal(after_cut.flags, 0);
+    assert_int_equal(tracker_actions(resumed), 2);
     assert_int_equal(tracker_undo(resumed, 5), TRACKER_OK); /* its history came back too */
     assert_int_equal(tracker_actions(resumed), 1);
+    tracker_free(resumed);
+
+    /* an archive whose misreads cannot be read (written by hand, or by a later version):
+     * refused, saying which game and what, rather than resumed forgiving nothing */
+    db_event bad = db_event_make(DB_EVENT_CORRECTION, -1, NULL);
+    bad.detail_json = "{\"misreads\":\"0,2 read height 9\"}";
+    int32_t scores[2] = {0, 0};
+    assert_int_equal(db_event_append(f->archive, game_id, &bad, scores, NULL), DB_OK);
+    config.on_event = NULL;
+    resumed = NULL;
+    assert_int_equal(tracker_new(&config, f->archive, &resumed), TRACKER_BAD_INPUT);
+    assert_non_null(strstr(tracker_error(resumed), "its misreads '0,2 read height 9'"));
     tracker_free(resumed);
 }
 
