@@ -356,7 +356,9 @@ el_status el_parse_misreads(const el_state *state, const char *text, el_misreads
 /* The start layout a table shows, for a game in its setup: every tile seen (none unknown, no
  * adventurer, no token), 2 a seat, as el_start takes them (the observation's rows and columns
  * already start at 0). EL_ILLEGAL says what is missing or wrong ("the start layout has 4 tiles
- * with 2 players, the table shows 3"), and then *count is the tiles seen so far. The layout's
+ * with 2 players, the table shows 3", the count checked first), and then *count is the tiles
+ * the table shows when they are too many or too few, else those taken before the one refused.
+ * The layout's
  * own rules (edge-connected, no camp) are el_start's to check. */
 el_status el_start_seen(const el_state *state, const el_observation *observation,
                         el_start_tile tiles[2 * EL_MAX_SEATS], int *count, el_error *error);

@@ -590,6 +590,13 @@ el_status el_start_seen(const el_state *state, const el_observation *observation
     if (observation->unknown_count > 0)
         return el_fail(error, EL_ILLEGAL, "part of the start layout is hidden (%d cells)",
                        observation->unknown_count);
+    /* The count first: a table past the start (its first table missed) says so, rather than
+     * what its later tiles hold. */
+    if (observation->count != needed) {
+        *count = observation->count;
+        return el_fail(error, EL_ILLEGAL, "the start layout has %d tiles with %d players, the "
+                       "table shows %d", needed, state->config.seats, observation->count);
+    }
     for (int i = 0; i < observation->count; i++) {
         const el_seen_tile *seen = &observation->tiles[i];
         if (seen->type < 0 || seen->type >= EL_TILE_TYPES)
@@ -602,13 +609,8 @@ el_status el_start_seen(const el_state *state, const el_observation *observation
         if (seen->token > EL_NO_TOKEN)
             return el_fail(error, EL_ILLEGAL, "a %s token on the start layout at %d,%d",
                            el_token_name((el_token)seen->token), seen->row, seen->col);
-        if (*count < needed)
-            tiles[*count] = (el_start_tile){seen->row, seen->col, (uint8_t)seen->type};
-        ++*count;
+        tiles[(*count)++] = (el_start_tile){seen->row, seen->col, (uint8_t)seen->type};
     }
-    if (*count != needed)
-        return el_fail(error, EL_ILLEGAL, "the start layout has %d tiles with %d players, the "
-                       "table shows %d", needed, state->config.seats, *count);
     return EL_OK;
 }
 

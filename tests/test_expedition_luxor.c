@@ -1142,6 +1142,15 @@ static void test_el_start_seen_takes_the_layout_a_table_shows(void **state_)
     o.tiles[1].height = 1;
     assert_int_equal(el_start_seen(&fresh, &o, tiles, &count, &error), EL_ILLEGAL);
     assert_non_null(strstr(error.message, "adventurers on the start layout"));
+
+    /* a table past the start (its first table missed): the count says so, not what a later
+     * tile holds */
+    play(&started, (const char *const[]){"desert-camp@0,2 x2", NULL});
+    el_observe(&started, &o);
+    assert_int_equal(el_start_seen(&fresh, &o, tiles, &count, &error), EL_ILLEGAL);
+    assert_int_equal(count, 5);
+    assert_non_null(strstr(error.message, "the start layout has 4 tiles with 2 players, the "
+                                          "table shows 5"));
 }
 
 /* The game table's entries: the setup explained by a start line, explanations as lines with
