@@ -186,6 +186,29 @@ void el_patch_mask_pieces(const el_patch *patch, const vision_el_model *pieces,
 double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
                                 const el_patch_mask *mask, el_match *match);
 
+/* What the art matcher reads, a channel at a time: a patch's colours (and the three channels'
+ * sum), and which pixels it matches (1; 0: left out, what looks like a piece; an art's are all
+ * 1). The matcher's passes then run over plain arrays, several pixels at a time. */
+#define EL_PIXELS (EL_PATCH * EL_PATCH)
+typedef struct el_planes {
+    float c[3][EL_PIXELS];
+    float sum[EL_PIXELS];
+    float allowed[EL_PIXELS];
+} el_planes;
+
+/* An art turned each of the four ways as the matcher reads it, and each pixel's colour times
+ * itself: made once for every tile it is matched against (the recogniser's types). */
+typedef struct el_art_turns {
+    el_planes turn[4];
+    float square[4][EL_PIXELS];
+} el_art_turns;
+
+void el_planes_of(const el_patch *patch, const el_patch_mask *mask, el_planes *planes);
+void el_art_turns_of(const el_patch *art, el_art_turns *turns);
+
+/* el_patch_distance_masked over what el_planes_of and el_art_turns_of made. */
+double el_planes_distance(const el_planes *seen, const el_art_turns *art, el_match *match);
+
 /* A tile's art sampled at its cell's centre and EL_VIEW_MM either way along u and v (a tile
  * never lies exactly on the grid): patch[1 + v steps][1 + u steps]. Sampled once a tile, matched
  * against as many arts as needed. With pieces (a model that knows their colours), each view's
@@ -195,6 +218,7 @@ double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
 typedef struct el_tile_views {
     el_patch patch[3][3];
     el_patch_mask mask[3][3];
+    el_planes planes[3][3]; /* each view as the matcher reads it, its mask applied */
     bool masked;
 } el_tile_views;
 
@@ -204,7 +228,7 @@ void el_tile_views_sample(const el_table *table, const el_grid *grid, const visi
 
 /* How far the nearest of the views is from an art (el_patch_distance, with the views' masks);
  * match->shift_mm says which view. */
-double el_tile_distance(const el_tile_views *views, const el_patch *art, el_match *match);
+double el_tile_distance(const el_tile_views *views, const el_art_turns *art, el_match *match);
 
 /* The expected look of the table without pieces: the tiles' learnt art where the grid holds
  * a tile, the mat elsewhere. */

@@ -37,8 +37,10 @@ static void learn_art(vision_el_model *model, int type, const el_table *table, c
     el_match match = {{0.0, 0.0}, 0, 1.0f, 0.0f, 0.0};
     if (n > 0) { /* how the learnt art looks here */
         el_tile_views views;
+        el_art_turns turns;
         el_tile_views_sample(table, grid, mat, row, col, NULL, &views);
-        el_tile_distance(&views, el_model_art(model, type), &match);
+        el_art_turns_of(el_model_art(model, type), &turns);
+        el_tile_distance(&views, &turns, &match);
     }
     el_patch sample;
     el_patch_sample_at(table, grid, mat, row, col, match.shift_mm, &sample);
@@ -336,8 +338,10 @@ static vision_status learn(const vision_registration *registration, const vision
         if (t->type < 0 || learnt.type_samples[t->type] == 0)
             continue;
         el_tile_views views;
+        el_art_turns turns;
         el_tile_views_sample(&table, &grid, mat, r, c, NULL, &views);
-        el_tile_distance(&views, el_model_art(&learnt, t->type), &scenery.match[r][c]);
+        el_art_turns_of(el_model_art(&learnt, t->type), &turns);
+        el_tile_distance(&views, &turns, &scenery.match[r][c]);
         scenery.art[r][c] = el_model_art(&learnt, t->type);
     }
 

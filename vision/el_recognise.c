@@ -59,16 +59,37 @@ typedef struct cell_reading {
     el_match match;
 } cell_reading;
 
-static void read_type(const vision_el_model *model, const el_patch *patch, const el_table *table,
+/* What reading a tile's type needs besides the tile: the model's arts as the matcher reads
+ * them (el_art_turns_of, once a picture), and room for a tile's views. */
+typedef struct type_reader {
+    const vision_el_model *model;
+    el_art_turns arts[EL_TILE_TYPES];
+    el_tile_views views;
+} type_reader;
+
+static type_reader *type_reader_new(const vision_el_model *model)
+{
+    type_reader *reader = malloc(sizeof *reader);
+    if (!reader)
+        return NULL;
+    reader->model = model;
+    for (int type = 0; type < EL_TILE_TYPES; type++)
+        el_art_turns_of(el_model_art(model, type), &reader->arts[type]);
+    return reader;
+}
+
+static void read_type(type_reader *reader, const el_patch *patch, const el_table *table,
                       const el_grid *grid, const vision_mat *mat, int row, int col,
                       cell_reading *reading)
 {
     double distance[EL_TILE_TYPES];
     el_match match[EL_TILE_TYPES];
     int order[EL_TILE_TYPES]; /* the types, nearest first */
+    el_planes *seen = &reader->views.planes[1][1]; /* room for the whole patch's planes */
+    el_planes_of(patch, NULL, seen);
     for (int type = 0; type < EL_TILE_TYPES; type++) {
         match[type] = (el_match){{0.0, 0.0}, 0, 1.0f, 0.0f, 0.0};
-        distance[type] = el_patch_distance(patch, el_model_art(model, type), &match[type]);
+        distance[type] = el_planes_distance(seen, &reader->arts[type], &match[type]);
         int at = type;
         while (at > 0 && distance[order[at - 1]] > distance[type]) {
             order[at] = order[at - 1];
@@ -80,11 +101,10 @@ static void read_type(const vision_el_model *model, const el_patch *patch, const
      * looks like a piece left out, unless the nearest fits as it is. */
     int again = match[order[0]].outliers < 0.01 ? 0 : READ_AGAIN;
     if (again > 0) {
-        el_tile_views views;
-        el_tile_views_sample(table, grid, mat, row, col, model, &views);
+        el_tile_views_sample(table, grid, mat, row, col, reader->model, &reader->views);
         for (int i = 0; i < again; i++)
             distance[order[i]] =
-                el_tile_distance(&views, el_model_art(model, order[i]), &match[order[i]]);
+                el_tile_distance(&reader->views, &reader->arts[order[i]], &match[order[i]]);
     }
     reading->type = reading->second = -1;
     reading->distance = reading->second_distance = INFINITY;
@@ -464,6 +484,9 @@ static vision_status read_tiles(const vision_mat *mat, const vision_el_model *mo
     int (*patch_of)[EL_CELLS_MAX] = read->patch_of;
     int tiles = 0;
     bool flat[EL_CELLS_MAX][EL_CELLS_MAX]; /* el_shows_no_art */
+    type_reader *reader = type_reader_new(model);
+    if (!reader)
+        return VISION_NOMEM;
     for (int r = 0; r < grid->rows; r++)
         for (int c = 0; c < grid->cols; c++) {
             patch_of[r][c] = read->sampled[r][c] = -1;
@@ -476,11 +499,12 @@ static vision_status read_tiles(const vision_mat *mat, const vision_el_model *mo
                 readings[r][c] = before->readings[r][c];
             } else {
                 el_patch_sample(&table, grid, mat, r, c, &patches[tiles]);
-                read_type(model, &patches[tiles], &table, grid, mat, r, c, &readings[r][c]);
+                read_type(reader, &patches[tiles], &table, grid, mat, r, c, &readings[r][c]);
             }
             flat[r][c] = el_shows_no_art(readings[r][c].distance, &readings[r][c].match);
             patch_of[r][c] = read->sampled[r][c] = tiles++;
         }
+    free(reader);
     for (int r = 0; r < grid->rows; r++)
         for (int c = 0; c < grid->cols; c++) {
             if (patch_of[r][c] < 0)

@@ -1014,18 +1014,18 @@ void el_tile_views_sample(const el_table *table, const el_grid *grid, const visi
             el_patch_sample_at(table, grid, mat, row, col, shift, &views->patch[i][j]);
             if (pieces)
                 el_patch_mask_pieces(&views->patch[i][j], pieces, &views->mask[i][j]);
+            el_planes_of(&views->patch[i][j], pieces ? &views->mask[i][j] : NULL,
+                         &views->planes[i][j]);
         }
 }
 
-double el_tile_distance(const el_tile_views *views, const el_patch *art, el_match *match)
+double el_tile_distance(const el_tile_views *views, const el_art_turns *art, el_match *match)
 {
     double best = INFINITY;
     for (int u = 0; u < 3; u++)
         for (int v = 0; v < 3; v++) {
             el_match candidate;
-            double d = el_patch_distance_masked(&views->patch[v][u], art,
-                                                views->masked ? &views->mask[v][u] : NULL,
-                                                &candidate);
+            double d = el_planes_distance(&views->planes[v][u], art, &candidate);
             if (d < best) {
                 best = d;
                 *match = candidate;
@@ -1107,17 +1107,10 @@ double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *m
 #define LIGHT_PASSES 4 /* fits of the light, each over what the last explained (more gave no
                           more: bench/README.md) */
 
-enum { PIXELS = EL_PATCH * EL_PATCH };
+enum { PIXELS = EL_PIXELS };
 
-/* A patch's colours a channel at a time, and the three channels' sum: the matcher's passes run
- * over plain arrays, which the compiler reads several pixels at a time (`#pragma omp simd`,
- * -fopenmp-simd in vision/CMakeLists.txt: 2.2 times faster, bench/README.md). */
-typedef struct planes {
-    float c[3][PIXELS];
-    float sum[PIXELS];
-} planes;
-
-static void planes_fill(const el_patch *patch, int quarter_turns, planes *out)
+/* The patch's colours turned by quarter_turns into planes (its channels' sum too). */
+static void planes_fill(const el_patch *patch, int quarter_turns, el_planes *out)
 {
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++) {
@@ -1128,6 +1121,26 @@ static void planes_fill(const el_patch *patch, int quarter_turns, planes *out)
             out->c[2][i] = c[2];
             out->sum[i] = c[0] + c[1] + c[2];
         }
+}
+
+void el_planes_of(const el_patch *patch, const el_patch_mask *mask, el_planes *planes)
+{
+    planes_fill(patch, 0, planes);
+    for (int i = 0; i < PIXELS; i++)
+        planes->allowed[i] = mask && mask->ignore[i / EL_PATCH][i % EL_PATCH] ? 0.0f : 1.0f;
+}
+
+void el_art_turns_of(const el_patch *art, el_art_turns *turns)
+{
+    for (int q = 0; q < 4; q++) {
+        el_planes *t = &turns->turn[q];
+        planes_fill(art, q, t);
+        for (int i = 0; i < PIXELS; i++) {
+            t->allowed[i] = 1.0f;
+            turns->square[q][i] = t->c[0][i] * t->c[0][i] + t->c[1][i] * t->c[1][i] +
+                                  t->c[2][i] * t->c[2][i];
+        }
+    }
 }
 
 /* What a fit of the light needs of the pixels it is made over (in float: sums of at most
@@ -1155,24 +1168,33 @@ static void fit_light(const light_sums *sums, double *gain_out, double *offset_o
 double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
                                 const el_patch_mask *mask, el_match *match)
 {
+    el_planes *seen = malloc(sizeof *seen);
+    el_art_turns *turns = malloc(sizeof *turns);
+    double distance = INFINITY;
+    if (seen && turns) {
+        el_planes_of(patch, mask, seen);
+        el_art_turns_of(art, turns);
+        distance = el_planes_distance(seen, turns, match);
+    }
+    free(seen);
+    free(turns);
+    return distance;
+}
+
+double el_planes_distance(const el_planes *seen, const el_art_turns *art, el_match *match)
+{
     const float limit = EL_OUTLIER * EL_OUTLIER;
-    planes seen;
-    planes_fill(patch, 0, &seen);
-    float allowed[PIXELS]; /* 1: matched; 0: left out (what looks like a piece) */
-    for (int i = 0; i < PIXELS; i++)
-        allowed[i] = mask && mask->ignore[i / EL_PATCH][i % EL_PATCH] ? 0.0f : 1.0f;
+    const float *allowed = seen->allowed;
     double best = INFINITY;
     for (int q = 0; q < 4; q++) {
-        planes turned;
-        planes_fill(art, q, &turned);
-        const float *a0 = turned.c[0], *a1 = turned.c[1], *a2 = turned.c[2];
-        const float *p0 = seen.c[0], *p1 = seen.c[1], *p2 = seen.c[2];
+        const el_planes *turned = &art->turn[q];
+        const float *art_square = art->square[q];
+        const float *a0 = turned->c[0], *a1 = turned->c[1], *a2 = turned->c[2];
+        const float *p0 = seen->c[0], *p1 = seen->c[1], *p2 = seen->c[2];
         /* what a fit of the light needs of each pixel, multiplied out once a turn */
-        float covariance[PIXELS], art_square[PIXELS];
-        for (int i = 0; i < PIXELS; i++) {
+        float covariance[PIXELS];
+        for (int i = 0; i < PIXELS; i++)
             covariance[i] = a0[i] * p0[i] + a1[i] * p1[i] + a2[i] * p2[i];
-            art_square[i] = a0[i] * a0[i] + a1[i] * a1[i] + a2[i] * a2[i];
-        }
         /* The light over the patch (what a piece covers left out), then again over the pixels
          * it explains, until they stay the same: what covers the art (a token, a stack and its
          * shadow) must not bend the light that the rest of the art is matched under. */
@@ -1182,9 +1204,9 @@ double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
         for (int i = 0; i < PIXELS; i++) {
             used[i] = allowed[i];
             cov += allowed[i] * covariance[i];
-            art_sum += allowed[i] * turned.sum[i];
+            art_sum += allowed[i] * turned->sum[i];
             art_squares += allowed[i] * art_square[i];
-            patch_sum += allowed[i] * seen.sum[i];
+            patch_sum += allowed[i] * seen->sum[i];
             n += allowed[i];
         }
         light_sums sums = {cov, art_sum, art_squares, patch_sum, n};
@@ -1209,9 +1231,9 @@ double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
                 kept_count += kept;
                 total += kept * d + (1.0f - kept) * limit;
                 cov += kept * covariance[i];
-                art_sum += kept * turned.sum[i];
+                art_sum += kept * turned->sum[i];
                 art_squares += kept * art_square[i];
-                patch_sum += kept * seen.sum[i];
+                patch_sum += kept * seen->sum[i];
             }
             sums = (light_sums){cov, art_sum, art_squares, patch_sum, kept_count};
             out = (float)PIXELS - kept_count;
