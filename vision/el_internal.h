@@ -155,10 +155,6 @@ typedef struct el_match {
 /* The art's colour at (x, y) of the patch, as the match says it looks there. */
 void el_match_expected(const el_patch *art, const el_match *match, int x, int y, float colour[3]);
 
-/* How far a patch is from an art (the mean of min(d², OUTLIER²) / OUTLIER², 0..1) at its best
- * turn and light; *match says which (its shift is left as it was). */
-double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *match);
-
 /* The colours of patch unlike its art as match lights it (further than EL_OUTLIER), into
  * unlike: how many (EL_PATCH² at most). What lies on the tile: a token, a piece, a mark. */
 int el_unlike_art(const el_patch *patch, const el_patch *art, const el_match *match,
@@ -182,10 +178,6 @@ typedef struct el_patch_mask {
 void el_patch_mask_pieces(const el_patch *patch, const vision_el_model *pieces,
                           el_patch_mask *mask);
 
-/* el_patch_distance, the masked pixels counted as outliers of every art alike. */
-double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
-                                const el_patch_mask *mask, el_match *match);
-
 /* What the art matcher reads, a channel at a time: a patch's colours (and the three channels'
  * sum), and which pixels it matches (1; 0: left out, what looks like a piece; an art's are all
  * 1). The matcher's passes then run over plain arrays, several pixels at a time. */
@@ -203,10 +195,13 @@ typedef struct el_art_turns {
     float square[4][EL_PIXELS];
 } el_art_turns;
 
+/* A patch's planes, the pixels mask marks left out (mask NULL: none); an art's four turns. */
 void el_planes_of(const el_patch *patch, const el_patch_mask *mask, el_planes *planes);
 void el_art_turns_of(const el_patch *art, el_art_turns *turns);
 
-/* el_patch_distance_masked over what el_planes_of and el_art_turns_of made. */
+/* How far a patch is from an art (the mean of min(d², OUTLIER²) / OUTLIER², 0..1, a pixel left
+ * out counted as an outlier of every art alike) at its best turn and light; *match says which
+ * (its shift is left as it was). */
 double el_planes_distance(const el_planes *seen, const el_art_turns *art, el_match *match);
 
 /* A tile's art sampled at its cell's centre and EL_VIEW_MM either way along u and v (a tile
@@ -226,7 +221,7 @@ void el_tile_views_sample(const el_table *table, const el_grid *grid, const visi
                           int row, int col, const vision_el_model *pieces,
                           el_tile_views *views);
 
-/* How far the nearest of the views is from an art (el_patch_distance, with the views' masks);
+/* How far the nearest of the views is from an art (el_planes_distance, with the views' masks);
  * match->shift_mm says which view. */
 double el_tile_distance(const el_tile_views *views, const el_art_turns *art, el_match *match);
 

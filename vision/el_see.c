@@ -1099,11 +1099,6 @@ void el_patch_mask_pieces(const el_patch *patch, const vision_el_model *pieces,
             mask->ignore[y][x] = el_piece_distance(pieces, patch->colour[y][x]) < EL_PIECE_LIKE;
 }
 
-double el_patch_distance(const el_patch *patch, const el_patch *art, el_match *match)
-{
-    return el_patch_distance_masked(patch, art, NULL, match);
-}
-
 #define LIGHT_PASSES 4 /* fits of the light, each over what the last explained (more gave no
                           more: bench/README.md) */
 
@@ -1163,22 +1158,6 @@ static void fit_light(const light_sums *sums, double *gain_out, double *offset_o
     double offset = patch_mean - gain * art_mean;
     *gain_out = gain;
     *offset_out = offset < -0.15 ? -0.15 : offset > 0.5 ? 0.5 : offset;
-}
-
-double el_patch_distance_masked(const el_patch *patch, const el_patch *art,
-                                const el_patch_mask *mask, el_match *match)
-{
-    el_planes *seen = malloc(sizeof *seen);
-    el_art_turns *turns = malloc(sizeof *turns);
-    double distance = INFINITY;
-    if (seen && turns) {
-        el_planes_of(patch, mask, seen);
-        el_art_turns_of(art, turns);
-        distance = el_planes_distance(seen, turns, match);
-    }
-    free(seen);
-    free(turns);
-    return distance;
 }
 
 double el_planes_distance(const el_planes *seen, const el_art_turns *art, el_match *match)
