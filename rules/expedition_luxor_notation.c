@@ -297,6 +297,20 @@ el_status el_play_line(el_state *state, const char *text, el_line *played, el_er
     return status;
 }
 
+/* Appends to out what snprintf would, keeping n the length the whole line needs. */
+static int append(char *out, size_t size, int n, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int append(char *out, size_t size, int n, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    bool room = size > (size_t)n; /* out + n would point past out otherwise */
+    int added = vsnprintf(room ? out + n : NULL, room ? size - (size_t)n : 0, format, args);
+    va_end(args);
+    return n + (added > 0 ? added : 0);
+}
+
 int el_format_move(const el_move *move, char *out, size_t size)
 {
     switch (move->kind) {
@@ -311,16 +325,13 @@ int el_format_move(const el_move *move, char *out, size_t size)
                         move->from_row, move->from_col, move->row, move->col);
     case EL_MOVE_PLACE: {
         const char *name = el_tile_name((el_tile_type)move->what);
-        int n = snprintf(out, size, "%s@%d,%d", name ? name : "?", move->row, move->col);
+        int n = append(out, size, 0, "%s@%d,%d", name ? name : "?", move->row, move->col);
         if (el_is_camp(move->what) && move->adventurers != 0xff)
-            n += snprintf(out + n, size > (size_t)n ? size - (size_t)n : 0, " x%d",
-                          move->adventurers);
+            n = append(out, size, n, " x%d", move->adventurers);
         if (move->direction < 4 && move->stop_count > 0) {
-            n += snprintf(out + n, size > (size_t)n ? size - (size_t)n : 0, " > %c",
-                          direction_letters[move->direction]);
+            n = append(out, size, n, " > %c", direction_letters[move->direction]);
             for (int k = 0; k < move->stop_count && k < EL_MAX_STOPS; k++)
-                n += snprintf(out + n, size > (size_t)n ? size - (size_t)n : 0, " %d",
-                              move->stops[k]);
+                n = append(out, size, n, " %d", move->stops[k]);
         }
         return n;
     }
@@ -331,15 +342,15 @@ int el_format_move(const el_move *move, char *out, size_t size)
 
 int el_format_start(const el_state *state, char *out, size_t size)
 {
-    int n = snprintf(out, size, "start");
+    int n = append(out, size, 0, "start");
     /* Every tile on the table, so callers use it right after el_start, when every tile is a
      * start tile. */
     for (int row = state->min_row; row <= state->max_row; row++)
         for (int col = state->min_col; col <= state->max_col; col++) {
             const el_cell *cell = el_cell_at(state, row, col);
             if (cell && cell->has_tile)
-                n += snprintf(out + n, size > (size_t)n ? size - (size_t)n : 0, " %s@%d,%d",
-                              el_tile_name((el_tile_type)cell->type), row, col);
+                n = append(out, size, n, " %s@%d,%d", el_tile_name((el_tile_type)cell->type),
+                           row, col);
         }
     return n;
 }
@@ -352,20 +363,6 @@ int el_format_start(const el_state *state, char *out, size_t size)
  * camera read them; `unread` is a type the camera could not tell. */
 
 #define MISREAD_ITEM_MAX 160 /* one item's text: a position and at most four fields */
-
-/* Appends to out what snprintf would, keeping n the length the whole line needs. */
-static int append(char *out, size_t size, int n, const char *format, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int append(char *out, size_t size, int n, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    int added = vsnprintf(size > (size_t)n ? out + n : NULL, size > (size_t)n ? size - (size_t)n : 0,
-                          format, args);
-    va_end(args);
-    return n + (added > 0 ? added : 0);
-}
 
 static const char *type_word(int type)
 {

@@ -989,8 +989,9 @@ static void test_tracker_forgives_a_table_the_players_say_is_the_game(void **sta
     assert_int_equal(tracker_actions(f->t), 2);
     archived a = read_archive(f->archive, tracker_game_id(f->t), &f->truth);
     assert_int_equal(a.corrections, 2);
-    assert_string_equal(a.corrections_text, "{\"table\":\"as the game has it\"}\n"
-                                            "{\"misreads\":\"0,1 read type lake; 7,0 phantom desert\"}\n");
+    assert_string_equal(a.corrections_text,
+                        "{\"table\":\"as the game has it\"}\n"
+                        "{\"misreads\":\"0,1 read type lake; 7,0 phantom desert\"}\n");
     test_lines_free(&a.moves);
 
     play(&f->truth, "desert@2,0");
