@@ -1169,6 +1169,13 @@ static void test_el_engine_reconciles_in_lines_and_knows_forced_actions(void **s
     engine->reconcile(&s, &o, r);
     assert_int_equal(r->answer, RULES_EXPLAINED);
     assert_string_equal(r->candidates[0].lines, start_2p[0]);
+    /* three tiles of four, one of them misread with a stack: a layout still being laid waits */
+    el_observation laying = o;
+    laying.count = 3;
+    laying.tiles[0].top = ORANGE;
+    laying.tiles[0].height = 1;
+    engine->reconcile(&s, &laying, r);
+    assert_int_equal(r->answer, RULES_UNCHANGED);
 
     play(&s, start_2p);
     assert_false(engine->close_turn(&s, line, sizeof line)); /* orange has placed nothing */
@@ -1182,6 +1189,12 @@ static void test_el_engine_reconciles_in_lines_and_knows_forced_actions(void **s
     assert_int_equal(r->candidates[0].actions, 3);
     assert_int_equal(r->candidates[0].turns_ended, 1);
     assert_string_equal(rules_answer_name(r->answer), "explained");
+    /* a game whose start table was never read: that table's tiles are too many for a start */
+    el_state waiting = test_el_new_game(2, false);
+    engine->reconcile(&waiting, &o, r);
+    assert_int_equal(r->answer, RULES_UNEXPLAINED);
+    assert_non_null(strstr(r->reason, "the start layout has 4 tiles with 2 players, the table "
+                                      "shows 6"));
     free(r);
 
     assert_false(engine->forced(&after, line, sizeof line)); /* black may place more */
