@@ -339,7 +339,8 @@ static void test_seeing_types_read_back_from_the_teaching_photo(void **state)
 }
 
 /* The tokens are read by their print's colours (their palettes), also where a stack's could
- * pass for them: a boat on a lake (its sail near orange) is a boat, not an orange stack. */
+ * pass for them: a boat on a lake (its sail near orange) is a boat, not an orange stack. And
+ * without the palettes, a lake still holds no stack. */
 static void test_seeing_reads_the_tokens_by_their_palettes(void **state)
 {
     (void)state;
@@ -407,6 +408,25 @@ static void test_seeing_reads_the_tokens_by_their_palettes(void **state)
         }
     }
     assert_int_equal(tokens, 2);
+
+    /* Without the palettes, the boat's print could pass for a stack; but a lake never holds
+     * adventurers (none may enter one), so none is read there. */
+    without = model;
+    memset(without.token_palette_share, 0, sizeof without.token_palette_share);
+    assert_int_equal(vision_el_recognise(&p.frame, &p.registration, &p.config.mat, &without,
+                                         &seen, NULL, error, sizeof error),
+                     VISION_OK);
+    int lakes = 0;
+    for (int j = 0; j < seen.tile_count; j++)
+        if (seen.tiles[j].type == EL_LAKE) {
+            lakes++;
+            const vision_el_tile *s = &seen.tiles[j]; /* (a grey 5 before the rule) */
+            assert_int_equal(s->height, 0);
+            assert_int_equal(s->top, VISION_NONE);
+            /* as sure as the tile is a lake, no surer */
+            assert_true(s->confidence[VISION_EL_HEIGHT] <= s->confidence[VISION_EL_TYPE]);
+        }
+    assert_true(lakes > 0);
     vision_image_free(&teach.frame);
     vision_image_free(&p.frame);
 }

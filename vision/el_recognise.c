@@ -32,6 +32,8 @@
                              are read without it */
 #define MIN_LEAN_MM 1.2     /* a piece must lean its image, or move its shadow's tip, this far
                                for a height to be read */
+#define LAKE_SURE 0.5 /* a lake this sure of its type holds no stack, whatever seems to stand
+                         there */
 #define HEIGHT_OR_BELOW 1.0f /* a height less sure than this, as the capsules' scores tell,
                                 names its runner-up too */
 
@@ -631,6 +633,12 @@ static vision_status read_stacks(const vision_registration *registration, const 
             float confidence = 0.0f;
             bool piece_like = false, token_read = false;
             int token = EL_NO_TOKEN;
+            /* A lake never holds adventurers: none may enter one, and no token moves one there
+             * (RULES.md). What the capsules took for a stack on a lake is the boat's print or a
+             * mark the art did not have. */
+            bool lake = tile->type == EL_LAKE && tile->confidence[VISION_EL_TYPE] >= LAKE_SURE;
+            if (lake)
+                stacked[r][c] = false;
             if (!stacked[r][c] || tokens_by_palette(model)) {
                 el_patch_sample_at(&table, &grid, mat, r, c, scenery.match[r][c].shift_mm,
                                    &patches[patch_of[r][c]]);
@@ -648,13 +656,18 @@ static vision_status read_stacks(const vision_registration *registration, const 
                 tile->confidence[VISION_EL_TOKEN] = confidence;
                 /* Its best capsule must hold some piece (a neighbour's leaning image is
                  * explained already, and leaves this tile's capsules little). */
-                missed = piece_like && fits[r][c].height > 0 &&
+                missed = !lake && piece_like && fits[r][c].height > 0 &&
                          fits[r][c].filled >= MISSED_FILLED;
                 if (missed) { /* not a token: as sure as it is a stack */
                     tile->token = EL_NO_TOKEN;
                     tile->confidence[VISION_EL_TOKEN] =
                         clamp01(fits[r][c].filled / EL_STACK_FILLED);
                 }
+            }
+            if (lake) { /* no stack: as sure as the tile is a lake */
+                tile->confidence[VISION_EL_TOP] = tile->confidence[VISION_EL_HEIGHT] =
+                    tile->confidence[VISION_EL_TYPE];
+                continue;
             }
             if (!stacked[r][c] && !missed) {
                 /* No stack: as sure as the best capsule on the tile was short of one. */
