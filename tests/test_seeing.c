@@ -947,11 +947,17 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
 
     /* the stack under the camera: its shadow tells its height, its lean cannot */
     el_stack_fit fit;
-    el_stack_fit_tile(&evidence, &registration, 1, 0, radius, piece, 0, &fit);
+    el_stack_fit_tile(&evidence, &registration, 1, 0, radius, piece, 0, VISION_EL_STACK_MAX,
+                      &fit);
     assert_true(fit.found);
     assert_true(fit.lean_mm < 0.1);
     assert_true(fit.shadow_mm > 5.0);
     assert_int_equal(fit.height, 3);
+    /* a tile that may hold 2 at most (as a tile other than a camp holds 4): no more is tried */
+    el_stack_fit_tile(&evidence, &registration, 1, 0, radius, piece, 0, 2, &fit);
+    assert_true(fit.height >= 1 && fit.height <= 2);
+    for (int k = 3; k <= VISION_EL_STACK_MAX; k++)
+        assert_true(isinf(fit.score[k]) && fit.score[k] < 0.0);
     el_evidence_free(&evidence);
     free(table.colour);
 
@@ -981,7 +987,8 @@ static void fit_on(const stacks_scene *scene, const el_table *table, const doubl
     for (int y = 0; whole && y < table->height; y++)
         for (int x = 0; x < table->width; x++)
             el_evidence_at(&evidence, x, y);
-    el_stack_fit_tile(&evidence, &scene->registration, 2, 3, 7.0, 9.0, 0, fit);
+    el_stack_fit_tile(&evidence, &scene->registration, 2, 3, 7.0, 9.0, 0, VISION_EL_STACK_MAX,
+                      fit);
     el_evidence_free(&evidence);
 }
 
@@ -1062,7 +1069,8 @@ static void test_seeing_a_stack_fit_reads_only_within_its_box(void **state)
     evidence.light_known = true;
     memcpy(evidence.shadow_per_mm, light, sizeof drawn_light);
     el_stack_fit neighbour;
-    el_stack_fit_tile(&evidence, &scene.registration, 1, 3, radius, piece, 0, &neighbour);
+    el_stack_fit_tile(&evidence, &scene.registration, 1, 3, radius, piece, 0, VISION_EL_STACK_MAX,
+                      &neighbour);
     assert_true(neighbour.found);
     size_t pixels = (size_t)table.width * (size_t)table.height;
     signed char *value = malloc(pixels), *shade = malloc(pixels);

@@ -32,6 +32,7 @@
                              are read without it */
 #define MIN_LEAN_MM 1.2     /* a piece must lean its image, or move its shadow's tip, this far
                                for a height to be read */
+#define OFF_CAMP_SURE 0.5 /* a tile this sure of a type other than a camp holds 4 at most */
 #define LAKE_SURE 0.5 /* a lake this sure of its type holds no stack, whatever seems to stand
                          there */
 #define HEIGHT_OR_BELOW 1.0f /* a height less sure than this, as the capsules' scores tell,
@@ -60,6 +61,24 @@ typedef struct cell_reading {
     double distance, second_distance;
     el_match match;
 } cell_reading;
+
+/* How sure a cell's type is: its distance's margin over the runner-up's, and no surer than the
+ * share of its art seen allows (what covers the art may hide what tells it from another: a
+ * camp's tents). */
+static float type_confidence(const cell_reading *reading)
+{
+    return fminf(clamp01(1.0 - exp(-(reading->second_distance - reading->distance) / 0.04)),
+                 clamp01((1.0 - reading->match.outliers) / ART_SEEN_SURE));
+}
+
+/* The most adventurers a cell may hold: 5 on a camp (as placed), 4 on any other tile
+ * (RULES.md), once its type is sure enough to tell. */
+static int most_on(const cell_reading *reading)
+{
+    bool camp = reading->type == EL_DESERT_CAMP || reading->type == EL_OASIS_CAMP;
+    return camp || type_confidence(reading) < OFF_CAMP_SURE ? VISION_EL_STACK_MAX
+                                                            : VISION_EL_STACK_MAX - 1;
+}
 
 /* What reading a tile's type needs besides the tile: the model's arts as the matcher reads
  * them (el_art_turns_of, once a picture), and room for a tile's views. */
@@ -349,7 +368,8 @@ static void fit_stacks(el_evidence *evidence, const vision_registration *registr
         for (int c = 0; c < grid->cols; c++)
             if (patch_of[r][c] >= 0 && readings[r][c].match.outliers >= STACK_OUTLIERS) {
                 candidate[r][c] = true;
-                el_stack_fit_tile(evidence, registration, r, c, radius, piece, 0, &fits[r][c]);
+                el_stack_fit_tile(evidence, registration, r, c, radius, piece, 0,
+                                  most_on(&readings[r][c]), &fits[r][c]);
             }
     for (;;) {
         int best_r = -1, best_c = -1;
@@ -360,7 +380,7 @@ static void fit_stacks(el_evidence *evidence, const vision_registration *registr
                     continue;
                 if (stale[r][c]) {
                     el_stack_fit_tile(evidence, registration, r, c, radius, piece, 0,
-                                      &fits[r][c]);
+                                      most_on(&readings[r][c]), &fits[r][c]);
                     stale[r][c] = false;
                 }
                 const el_stack_fit *fit = &fits[r][c];
@@ -615,13 +635,7 @@ static vision_status read_stacks(const vision_registration *registration, const 
             tile->col = c;
             el_grid_centre(&grid, r, c, &tile->x_mm, &tile->y_mm);
             tile->type = reading->type;
-            tile->confidence[VISION_EL_TYPE] =
-                clamp01(1.0 - exp(-(reading->second_distance - reading->distance) / 0.04));
-            /* What covers the art may hide what tells it from another (a camp's tents): no
-             * surer than the share of the art seen allows. */
-            tile->confidence[VISION_EL_TYPE] =
-                fminf(tile->confidence[VISION_EL_TYPE],
-                      clamp01((1.0 - reading->match.outliers) / ART_SEEN_SURE));
+            tile->confidence[VISION_EL_TYPE] = type_confidence(reading);
             tile->top = VISION_NONE;
             tile->height = 0;
             tile->token = EL_NO_TOKEN;

@@ -570,7 +570,7 @@ static double best_foot(el_evidence *evidence, const vision_registration *regist
 }
 
 void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registration, int row,
-                       int col, double radius_mm, double piece_mm, int height,
+                       int col, double radius_mm, double piece_mm, int height, int most,
                        el_stack_fit *fit)
 {
     memset(fit, 0, sizeof *fit);
@@ -582,7 +582,8 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     el_art_centre(grid, row, col, scenery->match[row][col].shift_mm, &centre[0], &centre[1]);
     double room = fmax(1.0, scenery->mat->tile_mm / 2.0 - radius_mm);
 
-    int low = height > 0 ? height : 1, high = height > 0 ? height : VISION_EL_STACK_MAX;
+    int low = height > 0 ? height : 1;
+    int high = height > 0 ? height : most < VISION_EL_STACK_MAX ? most : VISION_EL_STACK_MAX;
     while (high > low && EL_TILE_THICKNESS_MM + high * piece_mm >= registration->camera_mm[2] * 0.9)
         high--;
     /* Every capsule tried lies within those of the highest stack at the room's corners. */
