@@ -368,8 +368,9 @@ void el_evidence_find_light(el_evidence *evidence, const vision_registration *re
                             const el_stack_fit *fits, int count, double radius_mm,
                             double piece_mm);
 
-/* Fits the stack on tile (row, col), of the height given (1..VISION_EL_STACK_MAX), or (0) of
- * any up to most (what the tile may hold). radius_mm, piece_mm: the pieces' size. */
+/* Fits the stack on tile (row, col), of the height given (1..VISION_EL_STACK_MAX), or (0) the
+ * best of any up to most (what the tile may hold; the taller ones are scored too, in score[]).
+ * radius_mm, piece_mm: the pieces' size. */
 void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registration, int row,
                        int col, double radius_mm, double piece_mm, int height, int most,
                        el_stack_fit *fit);

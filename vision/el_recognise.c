@@ -695,13 +695,20 @@ static vision_status read_stacks(const vision_registration *registration, const 
             read_top(model, fit->top_colour, tile);
             /* One piece more or less moves the capsule's end by lean_mm, over its width:
              * piece_score, when all of it looks like a piece. */
-            double second = -INFINITY;
-            int runner_up = 0;
-            for (int k = 1; k <= VISION_EL_STACK_MAX; k++)
-                if (k != fit->height && fit->score[k] > second) {
-                    second = fit->score[k];
+            /* The runner-up is a height the tile may hold; the margin is over every other,
+             * so that a taller stack than the tile may hold scoring better (an image longer
+             * than any it may show) leaves the height unsure. */
+            double second = -INFINITY, second_held = -INFINITY;
+            int runner_up = 0, most = most_on(reading);
+            for (int k = 1; k <= VISION_EL_STACK_MAX; k++) {
+                if (k == fit->height)
+                    continue;
+                second = fit->score[k] > second ? fit->score[k] : second;
+                if (k <= most && fit->score[k] > second_held) {
+                    second_held = fit->score[k];
                     runner_up = k;
                 }
+            }
             if (fit->lean_mm < MIN_LEAN_MM && fit->shadow_mm < MIN_LEAN_MM) {
                 tile->height = VISION_UNKNOWN;
                 tile->confidence[VISION_EL_HEIGHT] = 0.0f;

@@ -582,8 +582,10 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     el_art_centre(grid, row, col, scenery->match[row][col].shift_mm, &centre[0], &centre[1]);
     double room = fmax(1.0, scenery->mat->tile_mm / 2.0 - radius_mm);
 
-    int low = height > 0 ? height : 1;
-    int high = height > 0 ? height : most < VISION_EL_STACK_MAX ? most : VISION_EL_STACK_MAX;
+    /* Every height is scored, those beyond most too: the stack is the best within most, and
+     * a taller one scoring better says the image is longer than any stack the tile may hold
+     * (its height's confidence then says so). */
+    int low = height > 0 ? height : 1, high = height > 0 ? height : VISION_EL_STACK_MAX;
     while (high > low && EL_TILE_THICKNESS_MM + high * piece_mm >= registration->camera_mm[2] * 0.9)
         high--;
     /* Every capsule tried lies within those of the highest stack at the room's corners. */
@@ -610,7 +612,7 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
         int piece = 0, other = 0;
         fit->score[k] = best_foot(evidence, registration, centre, room, radius_mm, top_z, foot,
                                   &piece, &other);
-        if (fit->score[k] > best) {
+        if (fit->score[k] > best && (height > 0 || k <= most)) {
             best = fit->score[k];
             fit->height = k;
             fit->foot_mm[0] = foot[0];
