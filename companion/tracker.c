@@ -50,7 +50,6 @@ struct tracker {
     int hypothesis_count, child_count;
     hypothesis *hypotheses, *children;
     unsigned char *states, *child_states;
-    size_t actions;
     bool pending;         /* an explained table waits for actions to be committed */
     bool choosable;       /* the last flag listed the hypotheses as they are: the players may
                            * choose one (tracker_choose) */
@@ -69,7 +68,8 @@ struct tracker {
     unsigned char *reading, *misreads, *forgiven, *forgiven_cautious;
     bool have_reading; /* reading holds a table (forgiving an empty misreads takes nothing) */
     void *initial;           /* the game before its first action: undo replays from it */
-    game_log_moves history;  /* the actions committed that stand, as played */
+    game_log_moves history;  /* the actions committed that stand, as played: their count is
+                                tracker_actions */
     char error[320];
 };
 
@@ -158,7 +158,6 @@ static tracker_status commit(tracker *t, const char *line, const tracker_table *
         return TRACKER_OK;
     if (!game_log_moves_push(&t->history, played.notation))
         return fail(t, TRACKER_NOMEM, "out of memory");
-    t->actions++;
     t->closed_by_rules = forced;
     t->last_flag[0] = '\0';
     tracker_event event = {.kind = TRACKER_MOVE, .frame_time = table->frame_time,
@@ -908,7 +907,6 @@ tracker_status tracker_undo(tracker *t, double frame_time)
         return status;
     memcpy(t->state, t->scratch, t->engine->state_size);
     game_log_moves_pop(&t->history);
-    t->actions--;
     give_up_hypotheses(t, true); /* the ends the players owed went with the game undone */
     t->closed_by_rules = false;
     t->last_flag[0] = '\0';
@@ -1022,8 +1020,7 @@ static tracker_status resume_game(tracker *t)
                           (long long)stored->id, reason);
             break;
         case GAME_LOG_OK:
-            t->game_id = stored->id;
-            t->actions = moves;
+            t->game_id = stored->id; /* its moves are the history's */
             /* A flag raised before the cut is not raised again for the same table; what the
              * players corrected is forgiven again. */
             remembered r = {t->last_flag, NULL, false};
@@ -1124,7 +1121,7 @@ const void *tracker_state(const tracker *t)
 
 size_t tracker_actions(const tracker *t)
 {
-    return t->actions;
+    return t->history.count;
 }
 
 bool tracker_pending(const tracker *t)
