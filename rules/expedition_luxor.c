@@ -52,6 +52,11 @@ const char *el_token_name(el_token token)
 
 bool el_is_camp(int type) { return type == EL_DESERT_CAMP || type == EL_OASIS_CAMP; }
 
+int el_most_adventurers(el_tile_type type)
+{
+    return type == EL_LAKE ? 0 : el_is_camp(type) ? EL_STACK_MAX : EL_STACK_MAX - 1;
+}
+
 int el_mandatory(int type) { return type == EL_OASIS_CAMP ? 2 : type == EL_DESERT_CAMP ? 1 : 0; }
 
 int el_size_limit(int seats) { return seats == 2 ? 7 : seats == 3 ? 9 : 10; }

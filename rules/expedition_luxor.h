@@ -65,6 +65,11 @@ typedef enum { EL_NORTH, EL_EAST, EL_SOUTH, EL_WEST, EL_NO_DIRECTION } el_direct
 const char *el_tile_name(el_tile_type type);
 const char *el_token_name(el_token token);
 
+/* The most adventurers a tile of this type may ever hold: 5 on a camp (as placed, all of one
+ * colour), none on a lake (none may enter one, and no token moves one there), 4 on any other
+ * (a move or a token never leaves more). */
+int el_most_adventurers(el_tile_type type);
+
 typedef struct el_config {
     int seats;                              /* 2..4 */
     char colours[EL_MAX_SEATS][EL_COLOUR_MAX]; /* play order; default orange, black, grey, yellow */

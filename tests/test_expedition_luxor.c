@@ -302,6 +302,34 @@ static void test_el_placement_needs_an_edge_and_the_size_limit(void **state_)
     refused(&s, "desert-pyramid@0,-1", "8x2");
 }
 
+/* What a tile may ever hold, which the recogniser reads stacks by: 5 on a camp, none on a
+ * lake, 4 on any other; the invariants refuse more. */
+static void test_el_most_adventurers_a_tile_may_hold(void **state_)
+{
+    (void)state_;
+    for (int type = 0; type < EL_TILE_TYPES; type++) {
+        int most = el_most_adventurers((el_tile_type)type);
+        if (type == EL_DESERT_CAMP || type == EL_OASIS_CAMP)
+            assert_int_equal(most, 5);
+        else if (type == EL_LAKE)
+            assert_int_equal(most, 0);
+        else
+            assert_int_equal(most, 4);
+    }
+    el_state s = test_el_new_game(2, false);
+    play(&s, start_2p);
+    el_cell *cell = &s.cells[0 + EL_ORIGIN][0 + EL_ORIGIN]; /* a start tile: no camp */
+    int most = el_most_adventurers((el_tile_type)cell->type);
+    el_error error;
+    for (int height = most; height <= most + 1; height++) { /* as many as it may hold, one more */
+        for (int i = 0; i < height; i++)
+            cell->stack[i] = ORANGE;
+        s.supply[ORANGE] = (uint8_t)(s.supply[ORANGE] + cell->height - height);
+        cell->height = (uint8_t)height;
+        assert_int_equal(el_verify(&s, &error), height <= most ? EL_OK : EL_ILLEGAL);
+    }
+}
+
 static void test_el_a_seventh_desert_camp_is_refused(void **state_)
 {
     (void)state_;
@@ -1443,6 +1471,7 @@ int main(void)
         cmocka_unit_test(test_el_d4_movers_go_straight_and_never_cross_a_gap),
         cmocka_unit_test(test_el_d5_token_moved_adventurer_goes_on_top),
         cmocka_unit_test(test_el_placement_needs_an_edge_and_the_size_limit),
+        cmocka_unit_test(test_el_most_adventurers_a_tile_may_hold),
         cmocka_unit_test(test_el_a_seventh_desert_camp_is_refused),
         cmocka_unit_test(test_el_turn_structure),
         cmocka_unit_test(test_el_tokens_need_a_mountain_and_two_of_a_kind_at_most),

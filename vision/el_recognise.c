@@ -32,9 +32,8 @@
                              are read without it */
 #define MIN_LEAN_MM 1.2     /* a piece must lean its image, or move its shadow's tip, this far
                                for a height to be read */
-#define OFF_CAMP_SURE 0.5 /* a tile this sure of a type other than a camp holds 4 at most */
-#define LAKE_SURE 0.5 /* a lake this sure of its type holds no stack, whatever seems to stand
-                         there */
+#define RULE_SURE 0.5 /* a tile this sure of its type holds no more than the rules let it
+                         (el_most_adventurers), whatever seems to stand there */
 #define HEIGHT_OR_BELOW 1.0f /* a height less sure than this, as the capsules' scores tell,
                                 names its runner-up too */
 
@@ -71,13 +70,21 @@ static float type_confidence(const cell_reading *reading)
                  clamp01((1.0 - reading->match.outliers) / ART_SEEN_SURE));
 }
 
-/* The most adventurers a cell may hold: 5 on a camp (as placed), 4 on any other tile
- * (RULES.md), once its type is sure enough to tell. */
+/* Whether the rules say how many adventurers a cell may hold: its type is sure enough. */
+static bool rules_hold(const cell_reading *reading)
+{
+    return reading->type >= 0 && type_confidence(reading) >= RULE_SURE;
+}
+
+/* The most a cell's stack is fitted up to: what the rules let it hold, once its type is sure
+ * enough to tell. A lake's is fitted as any tile's but a camp's, and dropped in read_stacks
+ * after it explained its pixels (leaving lakes out of the fits read no better: bench/README). */
 static int most_on(const cell_reading *reading)
 {
-    bool camp = reading->type == EL_DESERT_CAMP || reading->type == EL_OASIS_CAMP;
-    return camp || type_confidence(reading) < OFF_CAMP_SURE ? VISION_EL_STACK_MAX
-                                                            : VISION_EL_STACK_MAX - 1;
+    if (!rules_hold(reading))
+        return VISION_EL_STACK_MAX;
+    int most = el_most_adventurers((el_tile_type)reading->type);
+    return most > 0 ? most : el_most_adventurers(EL_DESERT);
 }
 
 /* What reading a tile's type needs besides the tile: the model's arts as the matcher reads
@@ -647,10 +654,9 @@ static vision_status read_stacks(const vision_registration *registration, const 
             float confidence = 0.0f;
             bool piece_like = false, token_read = false;
             int token = EL_NO_TOKEN;
-            /* A lake never holds adventurers: none may enter one, and no token moves one there
-             * (RULES.md). What the capsules took for a stack on a lake is the boat's print or a
-             * mark the art did not have. */
-            bool lake = tile->type == EL_LAKE && tile->confidence[VISION_EL_TYPE] >= LAKE_SURE;
+            /* A lake never holds adventurers (el_most_adventurers): what the capsules took for
+             * a stack on one is the boat's print or a mark the art did not have. */
+            bool lake = rules_hold(reading) && el_most_adventurers((el_tile_type)tile->type) == 0;
             if (lake)
                 stacked[r][c] = false;
             if (!stacked[r][c] || tokens_by_palette(model)) {
