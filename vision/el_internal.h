@@ -205,16 +205,13 @@ void el_art_turns_of(const el_patch *art, el_art_turns *turns);
 double el_planes_distance(const el_planes *seen, const el_art_turns *art, el_match *match);
 
 /* A tile's art sampled at its cell's centre and EL_VIEW_MM either way along u and v (a tile
- * never lies exactly on the grid): patch[1 + v steps][1 + u steps]. Sampled once a tile, matched
+ * never lies exactly on the grid): planes[1 + v steps][1 + u steps]. Sampled once a tile, matched
  * against as many arts as needed. With pieces (a model that knows their colours), each view's
  * pixels that look like a piece are found once too, and left out of every match
  * (el_patch_mask_pieces). */
 #define EL_VIEW_MM 1.2
 typedef struct el_tile_views {
-    el_patch patch[3][3];
-    el_patch_mask mask[3][3];
     el_planes planes[3][3]; /* each view as the matcher reads it, its mask applied */
-    bool masked;
 } el_tile_views;
 
 void el_tile_views_sample(const el_table *table, const el_grid *grid, const vision_mat *mat,

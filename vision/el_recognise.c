@@ -88,10 +88,11 @@ static int most_on(const cell_reading *reading)
 }
 
 /* What reading a tile's type needs besides the tile: the model's arts as the matcher reads
- * them (el_art_turns_of, once a picture), and room for a tile's views. */
+ * them (el_art_turns_of, once a picture), and room for a tile's patch and views. */
 typedef struct type_reader {
     const vision_el_model *model;
     el_art_turns arts[EL_TILE_TYPES];
+    el_planes patch;
     el_tile_views views;
 } type_reader;
 
@@ -113,7 +114,7 @@ static void read_type(type_reader *reader, const el_patch *patch, const el_table
     double distance[EL_TILE_TYPES];
     el_match match[EL_TILE_TYPES];
     int order[EL_TILE_TYPES]; /* the types, nearest first */
-    el_planes *seen = &reader->views.planes[1][1]; /* room for the whole patch's planes */
+    el_planes *seen = &reader->patch;
     el_planes_of(patch, NULL, seen);
     for (int type = 0; type < EL_TILE_TYPES; type++) {
         match[type] = (el_match){{0.0, 0.0}, 0, 1.0f, 0.0f, 0.0};

@@ -1007,15 +1007,15 @@ void el_tile_views_sample(const el_table *table, const el_grid *grid, const visi
                           int row, int col, const vision_el_model *pieces,
                           el_tile_views *views)
 {
-    views->masked = pieces != NULL;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
             double shift[2] = {(j - 1) * EL_VIEW_MM, (i - 1) * EL_VIEW_MM};
-            el_patch_sample_at(table, grid, mat, row, col, shift, &views->patch[i][j]);
+            el_patch patch;
+            el_patch_mask mask;
+            el_patch_sample_at(table, grid, mat, row, col, shift, &patch);
             if (pieces)
-                el_patch_mask_pieces(&views->patch[i][j], pieces, &views->mask[i][j]);
-            el_planes_of(&views->patch[i][j], pieces ? &views->mask[i][j] : NULL,
-                         &views->planes[i][j]);
+                el_patch_mask_pieces(&patch, pieces, &mask);
+            el_planes_of(&patch, pieces ? &mask : NULL, &views->planes[i][j]);
         }
 }
 
