@@ -17,6 +17,8 @@
 #define PIECE_MIXED 16.0    /* a flat thing's mean colour this near a piece's may be a stack's
                                (its sides, top and shadow mixed; EL_OUTLIER² units) */
 #define MISSED_FILLED 0.15  /* a missed stack's best capsule is at least this much piece */
+#define STACK_DOUBTED 0.3   /* a stack whose capsule is this much piece, or less, is no stack */
+#define STACK_SURE 0.8      /* and this much or more is surely one (bench/README.md) */
 #define ART_SEEN_SURE 0.8   /* a tile whose art is seen this much may be sure of its type */
 #define TOKEN_SHARE 0.12    /* a token covers at least this share of its tile's art */
 #define STACK_OUTLIERS 0.02 /* a tile this much unlike its art has something on it */
@@ -741,12 +743,12 @@ static vision_status read_stacks(const vision_registration *registration, const 
                     tile->confidence[VISION_EL_TOP] =
                         fminf(tile->confidence[VISION_EL_TOP], tile->confidence[VISION_EL_HEIGHT]);
             }
-            if (missed) { /* no surer than the capsule was a stack */
-                float found = (float)clamp01(fit->filled / EL_STACK_FILLED);
-                tile->confidence[VISION_EL_TOP] = fminf(tile->confidence[VISION_EL_TOP], found);
-                tile->confidence[VISION_EL_HEIGHT] =
-                    fminf(tile->confidence[VISION_EL_HEIGHT], found);
-            }
+            /* No surer than the capsule was a stack: phantoms (a temple's or a mountain's dark
+             * print the art placed a little off) are mostly little more piece than not. */
+            float stack = (float)clamp01((fit->filled - STACK_DOUBTED) /
+                                         (STACK_SURE - STACK_DOUBTED));
+            tile->confidence[VISION_EL_TOP] = fminf(tile->confidence[VISION_EL_TOP], stack);
+            tile->confidence[VISION_EL_HEIGHT] = fminf(tile->confidence[VISION_EL_HEIGHT], stack);
         }
     free(fits);
     for (int i = 0; i < seen->tile_count; i++) {
