@@ -21,6 +21,8 @@
 #define STACK_SURE 0.8      /* and this much or more is surely one (bench/README.md) */
 #define ART_SEEN_SURE 0.8   /* a tile whose art is seen this much may be sure of its type */
 #define TOKEN_SHARE 0.12    /* a token covers at least this share of its tile's art */
+#define TOKEN_SURE_SHARE 0.24 /* a token's colours over this share of its tile are surely its
+                               print; over less, a shadow or glare tinted like it may be them */
 #define STACK_OUTLIERS 0.02 /* a tile this much unlike its art has something on it */
 #define COLOUR_UNFIT 4.5    /* a top further than this (in spreads) from every colour is unknown */
 #define READ_AGAIN 5 /* the nearest arts read again with the pieces left out (each more costs
@@ -296,10 +298,14 @@ static int read_token_by_palette(const vision_el_model *model, const float (*unl
     double likeness = palette_likeness(model, &what, best);
     if (what.token[best] < least / 2 || likeness < PALETTE_LIKE || *piece_like)
         return VISION_UNKNOWN;
-    /* as sure as its colours are the token's, not the other's or a piece's */
+    /* as sure as its colours are the token's, not the other's or a piece's, and cover as
+     * much of the tile as a token's print */
     double rival = fmax(what.token[other], what.piece);
-    *confidence = clamp01((1.0 - rival / what.token[best]) * (likeness - PALETTE_LIKE) /
-                          (1.0 - PALETTE_LIKE) * 2.0);
+    double sure = TOKEN_SURE_SHARE * EL_PATCH * EL_PATCH;
+    float covered = clamp01((what.token[best] - least / 2) / (sure - least / 2));
+    *confidence = fminf(clamp01((1.0 - rival / what.token[best]) * (likeness - PALETTE_LIKE) /
+                                (1.0 - PALETTE_LIKE) * 2.0),
+                        covered);
     return best;
 }
 
