@@ -121,6 +121,9 @@ typedef struct game_run {
     int wrong;     /* committed but not the script's next line (or after one) */
     int flags;
     int answers, unanswerable; /* --answer: questions answered, and those no candidate fits */
+    int answered_first;        /* answers where what was played was offered first */
+    int offered, answer_place; /* the candidates offered with the answers, and the answers'
+                                  places among them (1 first), summed */
     bool flagged;              /* a flag was raised that no answer settled yet */
     int corrections, typed_lines, refused_lines; /* --correct: what the players typed */
     int confirmations; /* --correct: tables the players said are as the game has it */
@@ -201,6 +204,9 @@ static tracker_status answer(pipeline *p, game_run *run)
     for (int k = 1; k <= count; k++)
         if (script_next(run, tracker_candidate(t, k))) {
             run->answers++;
+            run->answered_first += k == 1;
+            run->offered += count;
+            run->answer_place += k;
             run->flagged = false;
             return pipeline_choose(p, k);
         }
@@ -485,6 +491,7 @@ int main(int argc, char **argv)
     int total_corrections = 0, total_typed_lines = 0, total_refused_lines = 0;
     int total_confirmations = 0, total_taken_back = 0;
     int total_answers = 0, total_unanswerable = 0, total_beyond = 0, total_unseen = 0;
+    int total_answered_first = 0, total_offered = 0, total_answer_place = 0;
     int total_keys = 0, total_keys_refused = 0; /* --turn-key */
     long frames = 0;
     double seconds = 0;
@@ -615,6 +622,9 @@ int main(int argc, char **argv)
         total_confirmations += run.confirmations;
         total_taken_back += run.taken_back;
         total_answers += run.answers;
+        total_answered_first += run.answered_first;
+        total_offered += run.offered;
+        total_answer_place += run.answer_place;
         total_beyond += run.beyond;
         total_unseen += unseen;
         total_unanswerable += run.unanswerable;
@@ -663,6 +673,11 @@ int main(int argc, char **argv)
         printf("the players answered %d ambiguous tables (the candidate that is the script's "
                "next lines); %d had no such candidate\n",
                total_answers, total_unanswerable);
+    if (answering && total_answers > 0)
+        printf("what was played was offered first in %d of the %d answers (the likeliest as "
+               "the picture shows them first); on average the %.2fth of %.2f offered\n",
+               total_answered_first, total_answers, (double)total_answer_place / total_answers,
+               (double)total_offered / total_answers);
     if (correcting)
         printf("the players typed what was played at %d flags: %d lines, committed and counted "
                "right above (the camera did not read them); %d lines refused; at %d flags "

@@ -31,6 +31,9 @@
 typedef struct hypothesis {
     int actions, turns_ended; /* played since the last game all hypotheses shared: how the
                                * rules rank them against each other */
+    int support;              /* how well the table's picture shows this game (0 at best;
+                               * rules_engine.support): the players are offered the likeliest
+                               * first */
     int parent;               /* a child's: the hypothesis it came from, -1 the committed game */
     bool parent_full;         /* a child's: the rules kept only the best few games from there */
     char lines[HYPOTHESIS_TEXT]; /* one action a line, '\n' between */
@@ -336,7 +339,7 @@ static tracker_status play_explanation(tracker *t, void *state, const char *expl
  */
 static tracker_status add_child(tracker *t, const void *parent_state, const hypothesis *parent,
                                 const rules_explanation *explanation, int parent_index,
-                                bool parent_full, bool *room)
+                                bool parent_full, const void *observation, bool *room)
 {
     if (t->child_count == CHILDREN_MAX) {
         *room = false;
@@ -357,9 +360,11 @@ static tracker_status add_child(tracker *t, const void *parent_state, const hypo
     void *state = state_at(t, t->child_states, t->child_count);
     memcpy(state, parent_state, t->engine->state_size);
     tracker_status status = play_explanation(t, state, more, NULL);
-    if (status == TRACKER_OK)
-        t->child_count++;
-    return status;
+    if (status != TRACKER_OK)
+        return status;
+    child->support = t->engine->support ? t->engine->support(state, observation) : 0;
+    t->child_count++;
+    return TRACKER_OK;
 }
 
 /* Whether an explanation plays from state a turn end (or pass) that the rules did not force
@@ -393,7 +398,7 @@ static tracker_status explain_from(tracker *t, const void *state, const hypothes
     rules_reconciled *r = t->reconciled;
     t->engine->reconcile(state, observation, r);
     if (r->answer == RULES_UNCHANGED)
-        return add_child(t, state, parent, NULL, parent_index, false, room);
+        return add_child(t, state, parent, NULL, parent_index, false, observation, room);
     if (r->answer == RULES_UNEXPLAINED) {
         if (!reading->reason[0])
             snprintf(reading->reason, sizeof reading->reason, "unexplained: %s", r->reason);
@@ -424,7 +429,7 @@ static tracker_status explain_from(tracker *t, const void *state, const hypothes
     tracker_status status = TRACKER_OK;
     for (int k = 0; k < count && status == TRACKER_OK && *room; k++)
         status = add_child(t, state, parent, &r->candidates[kept[k]], parent_index,
-                           r->more, room);
+                           r->more, observation, room);
     return status;
 }
 
@@ -504,6 +509,16 @@ static tracker_status choose_children(tracker *t, const tracker_table *table,
             kept[count++] = k;
     }
     bool tie = at_best > 1;
+    /* The likeliest first, as the picture shows them (stable: the rules' order among equals).
+     * What is committed is what they all agree on, in any order. */
+    for (int i = 1; i < count; i++) {
+        int child = kept[i], at = i;
+        while (at > 0 && t->children[child].support > t->children[kept[at - 1]].support) {
+            kept[at] = kept[at - 1];
+            at--;
+        }
+        kept[at] = child;
+    }
     /* Where the rules kept the best few games only and more than one game is believed, the
      * games left out may disagree with all of them. */
     for (int k = 0; k < count && count > 1; k++)

@@ -252,6 +252,10 @@ typedef struct el_seen_tile {
     int8_t height_or; /* a second height the camera could not rule out (1..EL_STACK_MAX), or 0:
                          a game with either matches */
     int8_t token;    /* EL_NO_TOKEN, EL_BOAT, EL_SNAKES, or EL_UNSEEN */
+    int8_t support[EL_STACK_MAX + 1]; /* how well each height (0: none) explains the picture:
+                                         0 the best, -k k tenths of a piece's worth less (down
+                                         to -100); all 0: the camera tells none apart.
+                                         el_support ranks games by it; matching ignores it */
     int8_t reached;  /* k > 0: the k-th tile the hands were seen laying since the last table;
                         0: none seen. New tiles are placed in that order where the rules allow
                         either (the camera sees two tiles laid between its reads together) */
@@ -308,6 +312,15 @@ typedef struct el_reconcile_result {
  */
 void el_reconcile(const el_state *state, const el_observation *observation,
                   el_reconcile_result *result);
+
+/*
+ * How well the camera's picture supports the game in state: the sum, over the tiles seen, of
+ * the support (el_seen_tile.support) of the height the state has there, in tenths of a piece's
+ * worth; 0 at best, lower as the picture shows that game worse. The observation is laid on the
+ * state's tiles as el_reconcile lays it. Games that all fit an observation are ranked by it;
+ * how much lower is how much less likely the picture thinks them.
+ */
+int el_support(const el_state *state, const el_observation *observation);
 
 /*
  * What the players corrected. When the camera misreads a cell the same way on every table (a

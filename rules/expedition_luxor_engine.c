@@ -183,6 +183,11 @@ static void el_engine_reconcile(const void *state, const void *observation,
     }
 }
 
+static int el_engine_support(const void *state, const void *observation)
+{
+    return el_support(state, observation);
+}
+
 static void el_engine_note_misreads(const void *before, const void *after, const void *reading,
                                     void *misreads)
 {
@@ -277,6 +282,7 @@ const rules_engine el_engine = {
     .observation_size = sizeof(el_observation),
     .observe = el_engine_observe,
     .reconcile = el_engine_reconcile,
+    .support = el_engine_support,
     .forced = el_engine_forced,
     .misreads_size = sizeof(el_misreads),
     .note_misreads = el_engine_note_misreads,

@@ -694,6 +694,20 @@ static bool shift_onto(const el_state *state, const el_observation *o, int *row_
     return false;
 }
 
+int el_support(const el_state *state, const el_observation *observation)
+{
+    int row_shift, col_shift, support = 0;
+    if (!shift_onto(state, observation, &row_shift, &col_shift))
+        return 0;
+    for (int i = 0; i < observation->count; i++) {
+        const el_seen_tile *seen = &observation->tiles[i];
+        const el_cell *cell = el_cell_at(state, seen->row + row_shift, seen->col + col_shift);
+        if (cell && cell->has_tile && cell->height <= EL_STACK_MAX)
+            support += seen->support[cell->height];
+    }
+    return support;
+}
+
 static bool same_cell(const el_cell *a, const el_cell *b)
 {
     return a->has_tile == b->has_tile && a->type == b->type && a->height == b->height &&

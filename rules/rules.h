@@ -165,6 +165,11 @@ typedef struct rules_engine {
      * to a table that looks like the observation? Unseen fields match anything. Allocates
      * nothing, leaves the state unchanged; *result is always filled. */
     void (*reconcile)(const void *state, const void *observation, rules_reconciled *result);
+    /* How well the picture the observation was read from supports the state's game: 0 at
+     * best, lower for a game the picture shows worse (Expedition Luxor: el_support). Ranks
+     * the games that all fit a table, the likeliest first, when the players are asked. NULL:
+     * the camera ranks none. */
+    int (*support)(const void *state, const void *observation);
     /* What the players corrected (NULLs and 0: nothing is forgiven). The players' lines took
      * the game from before to after while the camera read reading (before NULL: the players
      * say the table is as after has it): what reading shows otherwise of the cells they

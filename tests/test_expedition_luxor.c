@@ -895,6 +895,43 @@ static void test_el_forgive_unsees_what_the_players_corrected(void **state_)
     assert_int_equal(kept.count, later.count);
 }
 
+/* The picture's support for a game: the sum over the tiles seen of the support of the height
+ * the game has there, wherever the observation's rows and columns start. */
+static void test_el_support_ranks_games_by_the_heights_they_show(void **state_)
+{
+    (void)state_;
+    el_state s, after;
+    el_observation o;
+    camp_sends_two_west(&s, &after, &o);
+    assert_int_equal(el_support(&after, &o), 0); /* no tile tells a height apart */
+    int camp = -1, other = -1;
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].height > 0 && camp < 0)
+            camp = i;
+        else if (o.tiles[i].height > 0)
+            other = i;
+    assert_true(camp >= 0 && other >= 0);
+    for (int k = 0; k <= EL_STACK_MAX; k++) {
+        o.tiles[camp].support[k] = (int8_t)(k == 2 ? 0 : -15);
+        o.tiles[other].support[k] = (int8_t)(k == 3 ? 0 : -7);
+    }
+    /* the game has 2 on each: the first as the picture shows it, the second 0.7 of a piece's
+     * worth from its best */
+    assert_int_equal(el_support(&after, &o), -7);
+    el_state taller = after;
+    el_cell *cell = &taller.cells[o.tiles[camp].row + after.min_row + EL_ORIGIN]
+                                 [o.tiles[camp].col + after.min_col + EL_ORIGIN];
+    assert_int_equal(cell->height, 2);
+    cell->height = 3;
+    assert_int_equal(el_support(&taller, &o), -22);
+    /* the observation seen from elsewhere: laid on the game's tiles all the same */
+    for (int i = 0; i < o.count; i++) {
+        o.tiles[i].row = (int8_t)(o.tiles[i].row + 3);
+        o.tiles[i].col = (int8_t)(o.tiles[i].col - 2);
+    }
+    assert_int_equal(el_support(&after, &o), -7);
+}
+
 /* A plain tile placed by the seat that placed a camp before it, by the next seat or by the one
  * after: once the turns have ended, the games have the same cells and the same seat to play,
  * and are still three games (who placed the tile), all reported. */
@@ -1488,6 +1525,7 @@ int main(void)
         cmocka_unit_test(test_el_reconcile_explains_whole_turns_of_random_games),
         cmocka_unit_test(test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell),
         cmocka_unit_test(test_el_reconcile_takes_either_of_two_heights),
+        cmocka_unit_test(test_el_support_ranks_games_by_the_heights_they_show),
         cmocka_unit_test(test_el_reconcile_keeps_games_that_differ_only_in_who_placed),
         cmocka_unit_test(test_el_reconcile_places_a_tile_of_unread_type),
         cmocka_unit_test(test_el_reconcile_places_new_tiles_in_the_order_hands_reached_them),

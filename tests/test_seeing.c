@@ -13,6 +13,7 @@
 #include "vision.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -335,6 +336,31 @@ static void test_seeing_types_read_back_from_the_teaching_photo(void **state)
     }
     assert_int_equal(right, clean);
     assert_true(timing.total_ms > 0.0);
+    /* Each stack read gives how well every height explains it: its own best, no stack worse;
+     * the rules get it in tenths. */
+    char seats[4][EL_COLOUR_MAX];
+    for (int i = 0; i < 4; i++)
+        snprintf(seats[i], sizeof seats[i], "%s", colours[i]);
+    el_observation rules;
+    assert_int_equal(vision_el_to_rules(&seen, (const char(*)[EL_COLOUR_MAX])seats, 4, 0.5f,
+                                        &rules, NULL, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(rules.count, seen.tile_count);
+    int stacks = 0;
+    for (int j = 0; j < seen.tile_count; j++) {
+        const vision_el_tile *s = &seen.tiles[j];
+        for (int k = 0; k <= VISION_EL_STACK_MAX; k++) {
+            assert_true(s->height_support[k] <= 0.0f);
+            assert_true(s->height_support[k] >= -VISION_EL_SUPPORT_LEAST);
+            assert_int_equal(rules.tiles[j].support[k], (int)lroundf(10 * s->height_support[k]));
+        }
+        if (s->height <= 0)
+            continue;
+        stacks++;
+        assert_true(s->height_support[s->height] == 0.0f);
+        assert_true(s->height_support[0] < 0.0f);
+    }
+    assert_true(stacks >= 3);
     vision_image_free(&p.frame);
 }
 

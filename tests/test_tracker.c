@@ -828,6 +828,36 @@ static void test_tracker_commits_the_candidate_the_players_choose(void **state)
     assert_int_equal(tracker_actions(f->t), 2);
 }
 
+/* The camp read "2 or 3" with the picture's support for one of them: the players are offered
+ * the likelier game first, whichever it is, and nothing is committed on the picture's word. */
+static void test_tracker_offers_the_likeliest_game_first(void **state)
+{
+    fixture *f = *state;
+    play(&f->truth, "desert-camp@0,2 x2");
+    for (int favoured = 3; favoured >= 2; favoured--) {
+        el_observation observation;
+        el_observe(&f->truth, &observation);
+        for (int i = 0; i < observation.count; i++)
+            if (observation.tiles[i].row == 0 && observation.tiles[i].col == 2) {
+                observation.tiles[i].height = 2;
+                observation.tiles[i].height_or = 3;
+                for (int k = 0; k <= EL_STACK_MAX; k++)
+                    observation.tiles[i].support[k] = (int8_t)(k == favoured ? 0 : -20);
+            }
+        tracker_table table = {.frame_time = 5 - favoured, .observation = &observation,
+                               .confidence = 0.9};
+        assert_int_equal(tracker_observe(f->t, &table), TRACKER_OK);
+        assert_int_equal(tracker_candidates(f->t), 2);
+        char first[64];
+        snprintf(first, sizeof first, "orange: desert-camp@0,2 x%d", favoured);
+        assert_string_equal(tracker_candidate(f->t, 1), first);
+        char listed[80];
+        snprintf(listed, sizeof listed, "(1) %s", first);
+        assert_non_null(strstr(f->seen.last_flag, listed));
+        assert_int_equal(tracker_actions(f->t), 1);
+    }
+}
+
 /* The players answer after signalling the end their hypotheses carried: the answer commits
  * that end, and the next seat's move is not followed by another (it was, once). */
 static void test_tracker_commits_an_answer_across_a_signalled_end_once(void **state)
@@ -1250,6 +1280,7 @@ int main(void)
              setup_signalled_started),
         TEST(test_tracker_archives_no_false_move_when_the_players_answer, setup),
         TEST(test_tracker_commits_the_candidate_the_players_choose, setup_started),
+        TEST(test_tracker_offers_the_likeliest_game_first, setup_started),
         TEST(test_tracker_takes_who_acted_from_the_acting_seat, setup_started),
         TEST(test_tracker_ignores_an_acting_seat_no_explanation_fits, setup_started),
         TEST(test_tracker_archives_whole_games_from_the_acting_seats, setup),

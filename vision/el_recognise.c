@@ -366,6 +366,21 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
     return read_token_by_mean(model, mean, confidence, piece_like);
 }
 
+/* How well each height explains the tile (vision_el_tile.height_support): its capsules' best
+ * score against the best's, in pieces' worth (fit->piece_score). No stack scores 0: on a
+ * tile read flat, a stack's capsule holding more art than piece is evidence against it. */
+static void height_support(const el_stack_fit *fit, bool flat, vision_el_tile *tile)
+{
+    if (!(fit->piece_score > 0.0))
+        return;
+    double best = flat ? 0.0 : fit->score[fit->height];
+    for (int k = 0; k <= VISION_EL_STACK_MAX; k++) {
+        double score = k ? fit->score[k] : 0.0; /* -INFINITY: a height not tried */
+        double support = (score - best) / fit->piece_score;
+        tile->height_support[k] = (float)fmax(-VISION_EL_SUPPORT_LEAST, fmin(0.0, support));
+    }
+}
+
 /* Every tile unlike its art may hold a stack: each fitted on its own, then the best fit
  * taken first and what it covers explained, so that a stack leaning its image over a
  * neighbour is not seen twice; the fits it touched are fitted again. stacked says which
@@ -704,6 +719,8 @@ static vision_status read_stacks(const vision_registration *registration, const 
                 if (tile->token == VISION_UNKNOWN)
                     flat = fminf(flat, 0.5f);
                 tile->confidence[VISION_EL_TOP] = tile->confidence[VISION_EL_HEIGHT] = flat;
+                if (fits[r][c].height > 0)
+                    height_support(&fits[r][c], true, tile);
                 continue;
             }
             const el_stack_fit *fit = &fits[r][c];
@@ -731,6 +748,7 @@ static vision_status read_stacks(const vision_registration *registration, const 
                 tile->height = fit->height;
                 tile->confidence[VISION_EL_HEIGHT] =
                     clamp01((fit->score[fit->height] - second) / fit->piece_score);
+                height_support(fit, false, tile);
                 /* Not sure of it: the runner-up too, which the tracker's rules may take.
                  * (A stack whose capsule was too little piece to be found is doubted below,
                  * but as a stack at all: no second height says that.) */

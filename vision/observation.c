@@ -2,6 +2,7 @@
 #include "vision.h"
 
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 void vision_mat_default(vision_mat *mat)
@@ -153,6 +154,11 @@ vision_status vision_el_to_rules(const vision_el_observation *seen,
             rules_tile->height_or = (int8_t)tile->height_or;
         rules_tile->token = kept(tile->token, tile->confidence[VISION_EL_TOKEN], min_confidence,
                                  &lowest);
+        /* in tenths of a piece's worth: the rules' values are whole numbers */
+        for (int k = 0; k <= EL_STACK_MAX && k <= VISION_EL_STACK_MAX; k++) {
+            float support = fmaxf(-VISION_EL_SUPPORT_LEAST, fminf(0.0f, tile->height_support[k]));
+            rules_tile->support[k] = (int8_t)lroundf(10.0f * support);
+        }
     }
     for (int i = 0; i < seen->unknown_count && out->count + out->unknown_count < EL_MAX_TILES;
          i++) {

@@ -207,6 +207,7 @@ vision_status vision_rectify(const vision_image *frame, const vision_registratio
 #define VISION_COLOUR_NAME_MAX 16
 #define VISION_EL_TILES_MAX 128
 #define VISION_EL_STACK_MAX 5
+#define VISION_EL_SUPPORT_LEAST 10.0f /* a height's support is no lower (vision_el_tile) */
 
 typedef struct vision_el_tile {
     int row, col;   /* translated so that the smallest of each is 0 */
@@ -215,6 +216,12 @@ typedef struct vision_el_tile {
     int height;     /* adventurers (0 with no top), or VISION_UNKNOWN */
     int height_or;  /* a second height the image could not rule out (1..VISION_EL_STACK_MAX),
                        or 0: the tracker's rules may take either */
+    /* How well each height (0: no stack) explains the image against the best: 0 for the best,
+     * less for each other, in pieces' worth of the image and the shadow (what one piece more
+     * adds to them), down to -VISION_EL_SUPPORT_LEAST. All 0 where the image tells no height
+     * apart (right under the camera, under a hand, on a tile that holds none). Not in the
+     * observation's JSON: the tracker ranks the games it asks the players about by it. */
+    float height_support[VISION_EL_STACK_MAX + 1];
     int token;      /* EL_NO_TOKEN, EL_BOAT, EL_SNAKES, or VISION_UNKNOWN */
     int stack_known; /* a truth may give the whole stack: then stack[0..height) is it */
     int stack[VISION_EL_STACK_MAX]; /* colour indices, bottom first */
