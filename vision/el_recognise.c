@@ -702,11 +702,8 @@ static vision_status read_stacks(const vision_registration *registration, const 
                  * explained already, and leaves this tile's capsules little). */
                 missed = !lake && piece_like && fits[r][c].height > 0 &&
                          fits[r][c].filled >= MISSED_FILLED;
-                if (missed) { /* not a token: as sure as it is a stack */
+                if (missed) /* not a token: as sure as it is a stack (below) */
                     tile->token = EL_NO_TOKEN;
-                    tile->confidence[VISION_EL_TOKEN] =
-                        clamp01(fits[r][c].filled / EL_STACK_FILLED);
-                }
             }
             if (lake) { /* no stack: as sure as the tile is a lake */
                 tile->confidence[VISION_EL_TOP] = tile->confidence[VISION_EL_HEIGHT] =
@@ -773,6 +770,12 @@ static vision_status read_stacks(const vision_registration *registration, const 
                                          (STACK_SURE - STACK_DOUBTED));
             tile->confidence[VISION_EL_TOP] = fminf(tile->confidence[VISION_EL_TOP], stack);
             tile->confidence[VISION_EL_HEIGHT] = fminf(tile->confidence[VISION_EL_HEIGHT], stack);
+            /* No token where adventurers stand (the snakes' tile may not be entered, the boat's
+             * lake holds none): as sure as the stack, and as the token read under it was not. */
+            float no_token = stack;
+            if (token_read && token >= EL_BOAT)
+                no_token = fminf(no_token, 1.0f - confidence);
+            tile->confidence[VISION_EL_TOKEN] = no_token;
         }
     free(fits);
     for (int i = 0; i < seen->tile_count; i++) {
