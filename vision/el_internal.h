@@ -335,6 +335,9 @@ typedef struct el_stack_fit {
     double filled;         /* the share of the best capsule that looks like a piece */
     double lean_mm;        /* how far one more piece moves the top's image, at this foot */
     double shadow_mm;      /* how far one more piece moves its shadow's tip (0: no light) */
+    double shadow_darkened; /* of its shadow's pixels outside its image, the share seen
+                               darkened less the share seen lit (-1..1; 0: no light) */
+    int shadow_pixels;     /* those pixels */
     double piece_score;    /* what one more piece adds to the score, all of it like a piece
                               and its shadow's all darkened */
     double top_mm[2];      /* the top's disc on the table (its image seen from above) */

@@ -19,6 +19,9 @@
 #define MISSED_FILLED 0.15  /* a missed stack's best capsule is at least this much piece */
 #define STACK_DOUBTED 0.3   /* a stack whose capsule is this much piece, or less, is no stack */
 #define STACK_SURE 0.8      /* and this much or more is surely one (bench/README.md) */
+#define SHADOW_TELLS 20     /* a stack's shadow tells whether it stands over this many pixels */
+#define SHADOW_LIT (-0.1)   /* a shadow this much more lit than darkened says no stack, */
+#define SHADOW_DARK 0.1     /* this much more darkened, a stack (bench/README.md) */
 #define ART_SEEN_SURE 0.8   /* a tile whose art is seen this much may be sure of its type */
 #define TOKEN_SHARE 0.12    /* a token covers at least this share of its tile's art */
 #define TOKEN_SURE_SHARE 0.24 /* a token's colours over this share of its tile are surely its
@@ -768,6 +771,11 @@ static vision_status read_stacks(const vision_registration *registration, const 
              * print the art placed a little off) are mostly little more piece than not. */
             float stack = (float)clamp01((fit->filled - STACK_DOUBTED) /
                                          (STACK_SURE - STACK_DOUBTED));
+            /* and than its shadow was seen: where the light casts one, a stack's falls on
+             * darkened scenery, a print's on lit */
+            if (fit->shadow_pixels >= SHADOW_TELLS)
+                stack = fminf(stack, clamp01((fit->shadow_darkened - SHADOW_LIT) /
+                                             (SHADOW_DARK - SHADOW_LIT)));
             tile->confidence[VISION_EL_TOP] = fminf(tile->confidence[VISION_EL_TOP], stack);
             tile->confidence[VISION_EL_HEIGHT] = fminf(tile->confidence[VISION_EL_HEIGHT], stack);
             /* No token where adventurers stand (the snakes' tile may not be entered, the boat's

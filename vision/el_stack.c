@@ -631,6 +631,13 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     fit->lean_mm = hypot(next[0] - fit->top_mm[0], next[1] - fit->top_mm[1]);
     fit->piece_score = PIECE_WEIGHT * 2.0 * fit->top_radius_mm * fit->lean_mm;
     if (evidence->light_known) {
+        capsule image = capsule_of(registration, fit->foot_mm, radius_mm, top_z);
+        capsule_rows rows;
+        capsule_rows_of(&image, evidence->table, &rows);
+        capsule shadow = shadow_of(registration, evidence->shadow_per_mm, fit->foot_mm,
+                                   radius_mm, top_z);
+        double darkened = shadow_score(evidence, &shadow, &rows, &fit->shadow_pixels);
+        fit->shadow_darkened = fit->shadow_pixels ? darkened / fit->shadow_pixels : 0.0;
         fit->shadow_mm = piece_mm * hypot(evidence->shadow_per_mm[0], evidence->shadow_per_mm[1]);
         fit->piece_score += SHADOW_WEIGHT * 2.0 * radius_mm * fit->shadow_mm;
     }
