@@ -979,6 +979,9 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
     assert_true(fit.lean_mm < 0.1);
     assert_true(fit.shadow_mm > 5.0);
     assert_int_equal(fit.height, 3);
+    /* its shadow is seen darkened (where a print that casts none shows lit art: below) */
+    assert_true(fit.shadow_pixels >= 20);
+    assert_true(fit.shadow_darkened > 0.5);
     /* a tile that may hold 2 at most (as a tile other than a camp holds 4): the stack is the
      * best of 1 and 2, and the true 3, scored too, scores better (its confidence says so) */
     el_stack_fit_tile(&evidence, &registration, 1, 0, radius, piece, 0, 2, &fit);
@@ -994,6 +997,18 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
                      VISION_OK);
     el_evidence_find_light(&evidence, &registration, stacks + 1, 3, radius, piece);
     assert_false(evidence.light_known);
+    /* the same stacks as prints that cast no shadow, under the light found before: where
+     * their shadows would fall, the art is seen lit */
+    evidence.light_known = true;
+    evidence.shadow_per_mm[0] = light[0];
+    evidence.shadow_per_mm[1] = light[1];
+    const int rows[4] = {1, 0, 2, 1}, cols[4] = {0, 2, 3, 3}; /* stacks_scene_make's */
+    for (int i = 0; i < 4; i++) {
+        el_stack_fit_tile(&evidence, &registration, rows[i], cols[i], radius, piece, 0,
+                          VISION_EL_STACK_MAX, &fit);
+        assert_true(fit.shadow_pixels >= 20);
+        assert_true(fit.shadow_darkened < -0.5);
+    }
     el_evidence_free(&evidence);
     free(table.colour);
     free(tiles);
