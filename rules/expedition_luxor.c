@@ -57,6 +57,11 @@ int el_most_adventurers(el_tile_type type)
     return type == EL_LAKE ? 0 : el_is_camp(type) ? EL_STACK_MAX : EL_STACK_MAX - 1;
 }
 
+int el_most_adventurers_under(el_token token)
+{
+    return token == EL_BOAT || token == EL_SNAKES ? 0 : EL_STACK_MAX;
+}
+
 int el_mandatory(int type) { return type == EL_OASIS_CAMP ? 2 : type == EL_DESERT_CAMP ? 1 : 0; }
 
 int el_size_limit(int seats) { return seats == 2 ? 7 : seats == 3 ? 9 : 10; }
@@ -873,7 +878,8 @@ el_status el_verify(const el_state *state, el_error *error)
                     return fail(error, EL_ILLEGAL, "%d,%d holds %d adventurers", row, col,
                                 cell->height);
             }
-            if ((cell->type == EL_LAKE || cell->token == EL_SNAKES) && cell->height > 0)
+            if (cell->height > el_most_adventurers((el_tile_type)cell->type) ||
+                cell->height > el_most_adventurers_under((el_token)cell->token))
                 return fail(error, EL_ILLEGAL, "%d,%d: adventurers where none may stand", row, col);
             for (int i = 0; i < cell->height; i++) {
                 if (cell->stack[i] >= seats)

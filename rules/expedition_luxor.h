@@ -70,6 +70,10 @@ const char *el_token_name(el_token token);
  * (a move or a token never leaves more). */
 int el_most_adventurers(el_tile_type type);
 
+/* The most adventurers a tile under this token may hold: none under the snakes (nobody may
+ * enter it) or the boat (it lies on a lake), EL_STACK_MAX with no token. */
+int el_most_adventurers_under(el_token token);
+
 typedef struct el_config {
     int seats;                              /* 2..4 */
     char colours[EL_MAX_SEATS][EL_COLOUR_MAX]; /* play order; default orange, black, grey, yellow */

@@ -328,6 +328,16 @@ static void test_el_most_adventurers_a_tile_may_hold(void **state_)
         cell->height = (uint8_t)height;
         assert_int_equal(el_verify(&s, &error), height <= most ? EL_OK : EL_ILLEGAL);
     }
+    /* under a token: none under the boat or the snakes, as many as the tile holds without */
+    assert_int_equal(el_most_adventurers_under(EL_NO_TOKEN), EL_STACK_MAX);
+    assert_int_equal(el_most_adventurers_under(EL_BOAT), 0);
+    assert_int_equal(el_most_adventurers_under(EL_SNAKES), 0);
+    cell->height = 1;
+    s.supply[ORANGE] = (uint8_t)(s.supply[ORANGE] + most + 1 - 1);
+    assert_int_equal(el_verify(&s, &error), EL_OK);
+    cell->token = EL_SNAKES;
+    assert_int_equal(el_verify(&s, &error), EL_ILLEGAL);
+    assert_non_null(strstr(error.message, "none may stand"));
 }
 
 static void test_el_a_seventh_desert_camp_is_refused(void **state_)

@@ -693,9 +693,12 @@ static vision_status read_stacks(const vision_registration *registration, const 
                                    &scenery.match[r][c], &confidence, &piece_like);
                 token_read = true;
             }
-            /* A token's print the capsules took for a stack (the boat's sail, the snakes'
-             * ground are near orange): its colours spread over a token's palette. */
-            if (stacked[r][c] && token_read && token >= EL_BOAT && confidence >= TOKEN_OVER_STACK)
+            /* A token no adventurer may stand under (el_most_adventurers_under): what the
+             * capsules took for a stack is its print (the boat's sail, the snakes' ground are
+             * near orange) when its colours spread over the token's palette. */
+            bool keeps_out = token_read && token >= EL_BOAT &&
+                             el_most_adventurers_under((el_token)token) == 0;
+            if (stacked[r][c] && keeps_out && confidence >= TOKEN_OVER_STACK)
                 stacked[r][c] = false;
             if (!stacked[r][c]) {
                 /* Flat: a token, or a mark the art did not have (glare, a shadow). */
@@ -778,10 +781,10 @@ static vision_status read_stacks(const vision_registration *registration, const 
                                              (SHADOW_DARK - SHADOW_LIT)));
             tile->confidence[VISION_EL_TOP] = fminf(tile->confidence[VISION_EL_TOP], stack);
             tile->confidence[VISION_EL_HEIGHT] = fminf(tile->confidence[VISION_EL_HEIGHT], stack);
-            /* No token where adventurers stand (the snakes' tile may not be entered, the boat's
-             * lake holds none): as sure as the stack, and as the token read under it was not. */
+            /* No such token where adventurers stand: as sure as the stack, and as the token
+             * read under it was not. */
             float no_token = stack;
-            if (token_read && token >= EL_BOAT)
+            if (keeps_out)
                 no_token = fminf(no_token, 1.0f - confidence);
             tile->confidence[VISION_EL_TOKEN] = no_token;
         }
