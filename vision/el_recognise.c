@@ -19,7 +19,8 @@
 #define MISSED_FILLED 0.15  /* a missed stack's best capsule is at least this much piece */
 #define STACK_DOUBTED 0.3   /* a stack whose capsule is this much piece, or less, is no stack */
 #define STACK_SURE 0.8      /* and this much or more is surely one (bench/README.md) */
-#define SHADOW_TELLS 20     /* a stack's shadow tells whether it stands over this many pixels */
+#define SHADOW_TELLS 20     /* a stack's shadow tells whether it stands where it covers this
+                               many pixels outside its image, */
 #define SHADOW_LIT (-0.1)   /* a shadow this much more lit than darkened says no stack, */
 #define SHADOW_DARK 0.1     /* this much more darkened, a stack (bench/README.md) */
 #define ART_SEEN_SURE 0.8   /* a tile whose art is seen this much may be sure of its type */
