@@ -22,7 +22,8 @@
 #define SHADOW_TELLS 20     /* a stack's shadow tells whether it stands where it covers this
                                many pixels outside its image, */
 #define SHADOW_LIT (-0.1)   /* a shadow this much more lit than darkened says no stack, */
-#define SHADOW_DARK 0.1     /* this much more darkened, a stack (bench/README.md) */
+#define SHADOW_DARK 0.1     /* this much more darkened, a stack (bench/README.md); */
+#define SHADOW_CAST 0.3     /* this much, on a tile read without one, a stack missed */
 #define ART_SEEN_SURE 0.8   /* a tile whose art is seen this much may be sure of its type */
 #define TOKEN_SHARE 0.12    /* a token covers at least this share of its tile's art */
 #define TOKEN_SURE_SHARE 0.24 /* a token's colours over this share of its tile are surely its
@@ -722,6 +723,11 @@ static vision_status read_stacks(const vision_registration *registration, const 
                 float flat = (float)clamp01(1.0 - fits[r][c].filled / EL_STACK_FILLED);
                 if (tile->token == VISION_UNKNOWN)
                     flat = fminf(flat, 0.5f);
+                /* and as its best capsule's shadow was not seen darkened: a stack the capsules
+                 * missed still casts one */
+                if (fits[r][c].shadow_pixels >= SHADOW_TELLS)
+                    flat = fminf(flat, clamp01(1.0 - (fits[r][c].shadow_darkened - SHADOW_DARK) /
+                                                         (SHADOW_CAST - SHADOW_DARK)));
                 tile->confidence[VISION_EL_TOP] = tile->confidence[VISION_EL_HEIGHT] = flat;
                 if (fits[r][c].height > 0)
                     height_support(&fits[r][c], true, tile);
