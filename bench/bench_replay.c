@@ -3,7 +3,7 @@
  *
  *   bench_replay [--games N] [--lines L] [--width W --height H] [--seed S] [--keep DIR]
  *                [--min-confidence C] [--sure-confidence C] [--marker-mm M] [--answer]
- *                [--correct] [--turn-key] [--tilt DEG] [--light-elevation DEG]
+ *                [--correct] [--unranked] [--turn-key] [--tilt DEG] [--light-elevation DEG]
  *
  * A box is taught from one render of the teaching layout (tablescribe calibrate teach); N
  * random 2-player games (default 2), each cut after L lines (default 12), are recorded with
@@ -385,6 +385,7 @@ int main(int argc, char **argv)
     bool answering = false; /* --answer: the players answer the ambiguous tables */
     bool correcting = false; /* --correct: the players type what was played at a flag */
     bool turn_key = false;  /* --turn-key: the players type every turn end */
+    bool unranked = false;  /* --unranked: the questions' games in the rules' order */
     pipeline_config defaults;
     pipeline_config_default(&defaults);
     double min_confidence = defaults.min_confidence;
@@ -409,6 +410,8 @@ int main(int argc, char **argv)
             answering = true;
         else if (strcmp(argv[i], "--correct") == 0)
             correcting = true;
+        else if (strcmp(argv[i], "--unranked") == 0)
+            unranked = true;
         else if ((strcmp(argv[i], "--tilt") == 0 || strcmp(argv[i], "--light-elevation") == 0) &&
                  value && options < 6) {
             scene_options[options++] = argv[i];
@@ -433,7 +436,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: bench_replay [--games N] [--lines L] [--width W --height H] "
                             "[--seed S] [--keep DIR] [--min-confidence C] "
                             "[--sure-confidence C] [--marker-mm M] [--answer] [--correct] "
-                            "[--turn-key] [--tilt DEG] [--light-elevation DEG]\n");
+                            "[--unranked] [--turn-key] [--tilt DEG] [--light-elevation DEG]\n");
             return 2;
         }
     }
@@ -550,6 +553,7 @@ int main(int argc, char **argv)
         pc.min_confidence = (float)min_confidence;
         pc.sure_confidence = (float)sure_confidence;
         pc.tracker.turn_ends_signalled = turn_key;
+        pc.tracker.unranked = unranked;
         pc.on_event = on_event;
         pc.context = &run;
         pipeline *p = NULL;
@@ -674,10 +678,11 @@ int main(int argc, char **argv)
                "next lines); %d had no such candidate\n",
                total_answers, total_unanswerable);
     if (answering && total_answers > 0)
-        printf("what was played was offered first in %d of the %d answers (the likeliest as "
-               "the picture shows them first); on average the %.2fth of %.2f offered\n",
-               total_answered_first, total_answers, (double)total_answer_place / total_answers,
-               (double)total_offered / total_answers);
+        printf("what was played was offered first in %d of the %d answers (%s); on average "
+               "the %.2fth of %.2f offered\n",
+               total_answered_first, total_answers,
+               unranked ? "in the rules' order" : "the likeliest as the picture shows them first",
+               (double)total_answer_place / total_answers, (double)total_offered / total_answers);
     if (correcting)
         printf("the players typed what was played at %d flags: %d lines, committed and counted "
                "right above (the camera did not read them); %d lines refused; at %d flags "

@@ -511,7 +511,7 @@ static tracker_status choose_children(tracker *t, const tracker_table *table,
     bool tie = at_best > 1;
     /* The likeliest first, as the picture shows them (stable: the rules' order among equals).
      * What is committed is what they all agree on, in any order. */
-    for (int i = 1; i < count; i++) {
+    for (int i = 1; i < count && !t->config.unranked; i++) {
         int child = kept[i], at = i;
         while (at > 0 && t->children[child].support > t->children[kept[at - 1]].support) {
             kept[at] = kept[at - 1];

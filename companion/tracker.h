@@ -104,6 +104,9 @@ typedef struct tracker_config {
                                 * live game, continued from its last move */
     bool turn_ends_signalled;  /* every turn end comes as tracker_table.turn_ended; default
                                 * false: inferred from the next seat's action */
+    bool unranked;             /* the games a question offers in the rules' order, not the
+                                * likeliest first as the picture shows them; default false
+                                * (bench_replay --unranked measures what the ranking is worth) */
     void (*on_event)(void *context, const tracker_event *event); /* may be NULL */
     void *context;             /* handed to on_event */
 } tracker_config;
