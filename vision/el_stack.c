@@ -466,20 +466,27 @@ static double shadow_score(const el_evidence *evidence, const capsule *shadow,
     return total;
 }
 
-/* A stack's score at foot (capsule_score), and its shadow's once the light is known. */
+/* A stack's score at foot (capsule_score), and its shadow's once the light is known;
+ * *shadow_pixels (may be NULL) counts the shadow's pixels outside the image (0: no light), and
+ * *darkened (may be NULL) is its shadow_score. */
 static double stack_score(const el_evidence *evidence, const vision_registration *registration,
                           const double foot[2], double radius, double top_z, int *piece,
-                          int *scenery)
+                          int *scenery, double *darkened, int *shadow_pixels)
 {
     capsule c = capsule_of(registration, foot, radius, top_z);
     capsule_rows rows;
     capsule_rows_of(&c, evidence->table, &rows);
-    double score = capsule_score(evidence, &rows, piece, scenery);
+    double score = capsule_score(evidence, &rows, piece, scenery), shade = 0.0;
+    int pixels = 0;
     if (evidence->light_known) {
         capsule shadow = shadow_of(registration, evidence->shadow_per_mm, foot, radius, top_z);
-        int pixels;
-        score += SHADOW_WEIGHT * shadow_score(evidence, &shadow, &rows, &pixels);
+        shade = shadow_score(evidence, &shadow, &rows, &pixels);
+        score += SHADOW_WEIGHT * shade;
     }
+    if (darkened)
+        *darkened = shade;
+    if (shadow_pixels)
+        *shadow_pixels = pixels;
     return score;
 }
 
@@ -554,7 +561,8 @@ static double best_foot(el_evidence *evidence, const vision_registration *regist
                     fabs(at[1] - centre[1]) > room + 1e-9)
                     continue;
                 int yes, no;
-                double score = stack_score(evidence, registration, at, radius, top_z, &yes, &no);
+                double score =
+                    stack_score(evidence, registration, at, radius, top_z, &yes, &no, NULL, NULL);
                 if (score > best) {
                     best = score;
                     around[0] = at[0];
@@ -631,12 +639,10 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     fit->lean_mm = hypot(next[0] - fit->top_mm[0], next[1] - fit->top_mm[1]);
     fit->piece_score = PIECE_WEIGHT * 2.0 * fit->top_radius_mm * fit->lean_mm;
     if (evidence->light_known) {
-        capsule image = capsule_of(registration, fit->foot_mm, radius_mm, top_z);
-        capsule_rows rows;
-        capsule_rows_of(&image, evidence->table, &rows);
-        capsule shadow = shadow_of(registration, evidence->shadow_per_mm, fit->foot_mm,
-                                   radius_mm, top_z);
-        double darkened = shadow_score(evidence, &shadow, &rows, &fit->shadow_pixels);
+        int piece, scenery;
+        double darkened;
+        stack_score(evidence, registration, fit->foot_mm, radius_mm, top_z, &piece, &scenery,
+                    &darkened, &fit->shadow_pixels);
         fit->shadow_darkened = fit->shadow_pixels ? darkened / fit->shadow_pixels : 0.0;
         fit->shadow_mm = piece_mm * hypot(evidence->shadow_per_mm[0], evidence->shadow_per_mm[1]);
         fit->piece_score += SHADOW_WEIGHT * 2.0 * radius_mm * fit->shadow_mm;
