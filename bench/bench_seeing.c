@@ -247,6 +247,9 @@ typedef struct tally {
     long height_used, height_used_wrong; /* heights the tracker's rules use (confidence at least
                                             tracker_uses()), and of them neither it nor its
                                             runner-up the truth */
+    long type_used, type_used_wrong; /* tile types the tracker's rules use (confidence at least
+                                        tracker_uses(); tiles seen where none lies too), and
+                                        of them the wrong ones */
     rwu tokens_lying;             /* over the tiles a token lies on */
     long extra;                   /* tiles seen where the truth has none */
     long phantom;                 /* an adventurer seen on a tile without any */
@@ -281,6 +284,8 @@ static void tally_add(tally *into, const tally *from)
     into->height_pair += from->height_pair;
     into->height_pair_right += from->height_pair_right;
     into->height_in_read += from->height_in_read;
+    into->type_used += from->type_used;
+    into->type_used_wrong += from->type_used_wrong;
     into->height_used += from->height_used;
     into->height_used_wrong += from->height_used_wrong;
     for (int b = 0; b < CONFIDENCE_BINS; b++)
@@ -333,6 +338,23 @@ static void claim(tally *one, int element, verdict v, const float *confidence)
     one->confident_wrong += v == WRONG;
     one->confident_of[element]++;
     one->confident_wrong_of[element] += v == WRONG;
+}
+
+/* The confidence from which the tracker's rules use a field: the pipeline's default. */
+static float tracker_uses(void)
+{
+    pipeline_config config;
+    pipeline_config_default(&config);
+    return config.min_confidence;
+}
+
+/* A tile's type the tracker's rules would take (its confidence tracker_uses() or more). */
+static void type_used(tally *one, verdict v, const float *confidence)
+{
+    if (v == UNKNOWN || confidence[VISION_EL_TYPE] < tracker_uses())
+        return;
+    one->type_used++;
+    one->type_used_wrong += v == WRONG;
 }
 
 /* Appends a note on what went wrong to what (bounded). */
@@ -417,14 +439,6 @@ static void align(const vision_el_observation *truth, int truth_at[GRID_SPAN][GR
             }
 }
 
-/* The confidence from which the tracker's rules use a field: the pipeline's default. */
-static float tracker_uses(void)
-{
-    pipeline_config config;
-    pipeline_config_default(&config);
-    return config.min_confidence;
-}
-
 /*
  * Compares one image: every truth tile's type, token, and (where adventurers stand) top and
  * height; the tiles seen where there are none. seen NULL: nothing was read (every element
@@ -489,6 +503,7 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
         badness += 2;
         exact = false;
         claim(one, VISION_EL_TYPE, WRONG, shifted->tiles[i].confidence);
+        type_used(one, WRONG, shifted->tiles[i].confidence);
         note(what, "extra %s at r%dc%d", type_name(shifted->tiles[i].type), r, c);
     }
 
@@ -505,8 +520,10 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
                        : s->type == t->type            ? RIGHT
                                                        : WRONG;
         count(&one->type, type);
-        if (s)
+        if (s) {
             claim(one, VISION_EL_TYPE, type, s->confidence);
+            type_used(one, type, s->confidence);
+        }
         if (!s && !hidden && seen != &nothing) {
             if (missing++ < 3)
                 note(what, "r%dc%d %s missing", t->row, t->col, type_name(t->type));
@@ -1187,6 +1204,9 @@ static int accuracy(const accuracy_options *options)
            "right; %ld heights named a runner-up, %.3f%% of them rightly\n",
            share(all->height_in_read, all->stacks), all->height_pair,
            share(all->height_pair_right, all->height_pair));
+    printf("  tile types the tracker's rules use (confidence >= %.1f; tiles seen where none lies "
+           "too): %ld, %.3f%% of them wrong\n",
+           tracker_uses(), all->type_used, share(all->type_used_wrong, all->type_used));
     printf("  stack heights the tracker's rules use (confidence >= %.1f; on empty tiles too): "
            "%ld, %.3f%% of them wrong with their runner-up\n",
            tracker_uses(), all->height_used, share(all->height_used_wrong, all->height_used));
