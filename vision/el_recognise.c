@@ -25,6 +25,8 @@
 #define SHADOW_DARK 0.1     /* this much more darkened, a stack (bench/README.md); */
 #define SHADOW_CAST 0.3     /* this much, on a tile read without one, a stack missed */
 #define ART_SEEN_SURE 0.8   /* a tile whose art is seen this much may be sure of its type */
+#define RATIO_DOUBTED 0.95  /* a type whose art is this near, over its runner-up's, is a guess; */
+#define RATIO_SURE 0.8      /* this much nearer, as sure as its margin (bench/README.md) */
 #define TOKEN_SHARE 0.12    /* a token covers at least this share of its tile's art */
 #define TOKEN_SURE_SHARE 0.24 /* a token's colours over this share of its tile are surely its
                                print; over less, a shadow or glare tinted like it may be them */
@@ -70,19 +72,32 @@ typedef struct cell_reading {
     el_match match;
 } cell_reading;
 
-/* How sure a cell's type is: its distance's margin over the runner-up's, and no surer than the
- * share of its art seen allows (what covers the art may hide what tells it from another: a
- * camp's tents). */
-static float type_confidence(const cell_reading *reading)
+/* How sure a cell's type is by its art's margin: its distance's margin over the runner-up's,
+ * and no surer than the share of its art seen allows (what covers the art may hide what tells
+ * it from another: a camp's tents). */
+static float type_by_margin(const cell_reading *reading)
 {
     return fminf(clamp01(1.0 - exp(-(reading->second_distance - reading->distance) / 0.04)),
                  clamp01((1.0 - reading->match.outliers) / ART_SEEN_SURE));
 }
 
-/* Whether the rules say how many adventurers a cell may hold: its type is sure enough. */
+/* How sure a cell's type is, as reported: by its margin, and no surer than its art is nearer
+ * than the runner-up's in proportion. A tile seen badly (small, a stack's shadow over it) is
+ * far from every art, and a margin between two far arts is their noise. */
+static float type_confidence(const cell_reading *reading)
+{
+    double ratio = reading->second_distance > 0.0 ? reading->distance / reading->second_distance
+                                                  : 1.0;
+    return fminf(type_by_margin(reading),
+                 clamp01((RATIO_DOUBTED - ratio) / (RATIO_DOUBTED - RATIO_SURE)));
+}
+
+/* Whether the rules say how many adventurers a cell may hold: its type is sure enough by its
+ * margin. The stack is fitted up to the type's most even where the proportion doubts the type
+ * (heights read worse without it: bench/README.md). */
 static bool rules_hold(const cell_reading *reading)
 {
-    return reading->type >= 0 && type_confidence(reading) >= RULE_SURE;
+    return reading->type >= 0 && type_by_margin(reading) >= RULE_SURE;
 }
 
 /* The most a cell's stack is fitted up to: what the rules let it hold, once its type is sure
