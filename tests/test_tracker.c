@@ -92,8 +92,7 @@ static void collect(void *context, const tracker_event *event)
     }
 }
 
-static tracker *new_tracker(db *archive, int seats, bool expansion, bool signalled,
-                            seen_events *seen)
+static tracker_config test_config(int seats, bool expansion, bool signalled, seen_events *seen)
 {
     tracker_config config;
     tracker_config_default(&config);
@@ -102,11 +101,23 @@ static tracker *new_tracker(db *archive, int seats, bool expansion, bool signall
     config.turn_ends_signalled = signalled;
     config.on_event = collect;
     config.context = seen;
+    return config;
+}
+
+static tracker *tracker_with(db *archive, const tracker_config *config)
+{
     tracker *t = NULL;
-    tracker_status status = tracker_new(&config, archive, &t);
+    tracker_status status = tracker_new(config, archive, &t);
     if (status != TRACKER_OK)
         fail_msg("tracker_new: %s", tracker_error(t));
     return t;
+}
+
+static tracker *new_tracker(db *archive, int seats, bool expansion, bool signalled,
+                            seen_events *seen)
+{
+    tracker_config config = test_config(seats, expansion, signalled, seen);
+    return tracker_with(archive, &config);
 }
 
 /* The truth as the camera sees it, with table's other fields. */
@@ -466,18 +477,33 @@ static const char *const start_2p = "start desert@0,0 mountain@0,1 desert-temple
 
 /* setup, then a tracker (turn ends not signalled) and the truth after the start layout, seen
  * and committed. */
-static int setup_started(void **state)
+/* A 2-player game's start committed by a tracker of config. */
+static int start_with(void **state, tracker_config config)
 {
     setup(state);
     fixture *f = *state;
     f->truth = test_el_new_game(2, false);
-    f->t = new_tracker(f->archive, 2, false, false, &f->seen);
+    config.context = &f->seen;
+    f->t = tracker_with(f->archive, &config);
     feed(f->t, &f->truth, 0, false); /* an empty table: the setup has not begun */
     assert_int_equal(tracker_actions(f->t), 0);
     play(&f->truth, start_2p);
     feed(f->t, &f->truth, 1, false);
     assert_int_equal(tracker_actions(f->t), 1);
     return 0;
+}
+
+static int setup_started(void **state)
+{
+    return start_with(state, test_config(2, false, false, NULL));
+}
+
+/* The same with the questions' games in the rules' order. */
+static int setup_started_unranked(void **state)
+{
+    tracker_config config = test_config(2, false, false, NULL);
+    config.unranked = true;
+    return start_with(state, config);
 }
 
 /* The same with the turn ends signalled. */
@@ -830,10 +856,13 @@ static void test_tracker_commits_the_candidate_the_players_choose(void **state)
 
 /* The camp read "2 or 3" with the picture's support for one of them: the players are offered
  * the likelier game first, whichever it is, and nothing is committed on the picture's word. */
-static void test_tracker_offers_the_likeliest_game_first(void **state)
+/* A camp read "2 or 3", the picture favouring 3, then 2: each is offered first in its turn,
+ * or, unranked, the rules' order both times. */
+static void offer_two_heights(void **state, bool ranked)
 {
     fixture *f = *state;
     play(&f->truth, "desert-camp@0,2 x2");
+    char rules_first[64] = "";
     for (int favoured = 3; favoured >= 2; favoured--) {
         el_observation observation;
         el_observe(&f->truth, &observation);
@@ -850,12 +879,24 @@ static void test_tracker_offers_the_likeliest_game_first(void **state)
         assert_int_equal(tracker_candidates(f->t), 2);
         char first[64];
         snprintf(first, sizeof first, "orange: desert-camp@0,2 x%d", favoured);
-        assert_string_equal(tracker_candidate(f->t, 1), first);
+        if (!ranked && !rules_first[0])
+            snprintf(rules_first, sizeof rules_first, "%s", tracker_candidate(f->t, 1));
+        assert_string_equal(tracker_candidate(f->t, 1), ranked ? first : rules_first);
         char listed[80];
-        snprintf(listed, sizeof listed, "(1) %s", first);
+        snprintf(listed, sizeof listed, "(1) %s", tracker_candidate(f->t, 1));
         assert_non_null(strstr(f->seen.last_flag, listed));
         assert_int_equal(tracker_actions(f->t), 1);
     }
+}
+
+static void test_tracker_offers_the_likeliest_game_first(void **state)
+{
+    offer_two_heights(state, true);
+}
+
+static void test_tracker_unranked_offers_the_rules_order(void **state)
+{
+    offer_two_heights(state, false);
 }
 
 /* The players answer after signalling the end their hypotheses carried: the answer commits
@@ -1281,6 +1322,7 @@ int main(void)
         TEST(test_tracker_archives_no_false_move_when_the_players_answer, setup),
         TEST(test_tracker_commits_the_candidate_the_players_choose, setup_started),
         TEST(test_tracker_offers_the_likeliest_game_first, setup_started),
+        TEST(test_tracker_unranked_offers_the_rules_order, setup_started_unranked),
         TEST(test_tracker_takes_who_acted_from_the_acting_seat, setup_started),
         TEST(test_tracker_ignores_an_acting_seat_no_explanation_fits, setup_started),
         TEST(test_tracker_archives_whole_games_from_the_acting_seats, setup),
