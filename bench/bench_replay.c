@@ -46,6 +46,7 @@
 
 #include <jansson.h>
 
+#include <errno.h>
 #include <ftw.h>
 #include <limits.h>
 #include <math.h>
@@ -55,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define LINES_MAX 256
@@ -451,6 +453,10 @@ int main(int argc, char **argv)
     char folder[512];
     if (keep) {
         snprintf(folder, sizeof folder, "%s", keep);
+        if (mkdir(folder, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "bench_replay: %s: %s\n", folder, strerror(errno));
+            return 1;
+        }
     } else {
         snprintf(folder, sizeof folder, "/tmp/bench_replay-XXXXXX");
         if (!mkdtemp(folder)) {
