@@ -52,7 +52,9 @@
 #define GAME EL_GAME_ID
 #define CONFIDENT 0.9f   /* an element reported this sure should (almost) never be wrong */
 #define CONFIDENCE_BINS 5 /* heights by their confidence: 0-0.2, ..., 0.8-1 */
-#define ALIGN_REACH 2    /* rows or columns the recogniser may have lost at an edge */
+#define ALIGN_REACH 10   /* rows or columns the recogniser may have lost, or seen beyond the
+                            layout, at an edge: as many as a table has (2 before session 24:
+                            three rows of phantom tiles then put a whole table one row off) */
 #define WORST_SHOWN 8
 #define SAVE_MAX 100     /* failing images written by --save at most */
 #define WHAT_MAX 480
