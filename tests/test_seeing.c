@@ -844,6 +844,46 @@ static void test_seeing_stack_evidence_leaves_blurred_edges_out(void **state)
     free(tiles);
 }
 
+/* A tile's four sides show their edges: the step to the mat, and the gap to a neighbour; a
+ * glare on the mat beside them, as bright as the tiles at its middle, shows none where it
+ * faces the mat, only the tile's edge where it touches one (a spot 40 mm wide: the renderer
+ * draws them 35 to 80). */
+static void test_seeing_glare_beside_the_layout_shows_no_tile_edges(void **state)
+{
+    (void)state;
+    tan_tiles *tiles = tan_tiles_new(2, 2, 40.0);
+    const float mat[3] = {0.30f, 0.18f, 0.12f};
+    double pitch = tiles->grid.pitch_mm, half = tiles->mat.tile_mm / 2.0;
+    el_table table = {.width = 140, .height = 140};
+    table.colour = calloc((size_t)table.width * (size_t)table.height * 3, sizeof(float));
+    assert_non_null(table.colour);
+    uint64_t noise = 7;
+    for (int y = 0; y < table.height; y++)
+        for (int x = 0; x < table.width; x++) {
+            double px = x + 0.5, py = y + 0.5;
+            /* tiles at cells (0, 0) and (0, 1), a glare's middle on cell (1, 0) */
+            bool on_tile = false;
+            for (int col = 0; col < 2; col++)
+                on_tile |= fabs(px - (40.0 + col * pitch)) < half && fabs(py - 40.0) < half;
+            double gx = px - 40.0, gy = py - (40.0 + pitch);
+            float glare = (float)(0.6 * exp(-(gx * gx + gy * gy) / (2.0 * 40.0 * 40.0)));
+            noise = noise * 6364136223846793005ULL + 1442695040888963407ULL;
+            float grain = (float)((noise >> 40) % 1000) / 1000.0f * 0.04f - 0.02f;
+            for (int c = 0; c < 3; c++)
+                table.colour[((size_t)y * (size_t)table.width + (size_t)x) * 3 + (size_t)c] =
+                    (on_tile ? art_tan[c] : mat[c] + glare) + grain;
+        }
+    const double centred[2] = {0.0, 0.0};
+    assert_int_equal(el_sides_without_edge(&table, &tiles->grid, &tiles->mat, 0, 0, centred), 0);
+    assert_int_equal(el_sides_without_edge(&table, &tiles->grid, &tiles->mat, 0, 1, centred), 0);
+    assert_int_equal(el_sides_without_edge(&table, &tiles->grid, &tiles->mat, 1, 0, centred), 3);
+    /* the tiles' edges found a few millimetres from where their cells put them */
+    const double off[2] = {3.0, -2.5};
+    assert_int_equal(el_sides_without_edge(&table, &tiles->grid, &tiles->mat, 0, 0, off), 0);
+    free(table.colour);
+    free(tiles);
+}
+
 /* Whether a pixel shows the scenery lit or darkened, for a stack's shadow: the art is lit, the
  * art at half its light is in a shadow, the art at three quarters (a shadow's soft edge) or a
  * piece's colour is neither, so that it neither confirms a shadow nor rules one out. */
@@ -1163,6 +1203,7 @@ int main(void)
         cmocka_unit_test(test_seeing_patch_distance_light_ignores_what_covers_the_art),
         cmocka_unit_test(test_seeing_patch_distance_leaves_out_the_pieces),
         cmocka_unit_test(test_seeing_glare_shows_no_art),
+        cmocka_unit_test(test_seeing_glare_beside_the_layout_shows_no_tile_edges),
         cmocka_unit_test(test_seeing_finds_and_takes_off_a_glare),
         cmocka_unit_test(test_seeing_stack_evidence_leaves_blurred_edges_out),
         cmocka_unit_test(test_seeing_stack_evidence_tells_shadow_from_lit_art),

@@ -166,6 +166,13 @@ int el_unlike_art(const el_patch *patch, const el_patch *art, const el_match *ma
 #define EL_FLAT_DISTANCE 0.3
 bool el_shows_no_art(double distance, const el_match *match);
 
+/* How many of a tile's four sides show no straight edge where the tile, lying shift_mm off its
+ * cell's centre, should end: neither the step to the mat nor the gap to a neighbour. A tile
+ * has its four; glare on the mat beside the layout, passing for a plain tile, has none where
+ * it faces the mat or more glare. */
+int el_sides_without_edge(const el_table *table, const el_grid *grid, const vision_mat *mat,
+                          int row, int col, const double shift_mm[2]);
+
 /* Pixels of a patch a match leaves out, [y][x]: what a piece covers, which would favour
  * whichever art happens to be nearer the piece's colour. */
 typedef struct el_patch_mask {
