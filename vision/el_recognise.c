@@ -19,6 +19,7 @@
 #define MISSED_FILLED 0.15  /* a missed stack's best capsule is at least this much piece */
 #define STACK_DOUBTED 0.3   /* a stack whose capsule is this much piece, or less, is no stack */
 #define STACK_SURE 0.8      /* and this much or more is surely one (bench/README.md) */
+#define ART_DOUBTED_STACK 0.7f /* a stack on a tile whose type is a guess at most this sure */
 #define SHADOW_TELLS 20     /* a stack's shadow tells whether it stands where it covers this
                                many pixels outside its image, */
 #define SHADOW_LIT (-0.1)   /* a shadow this much more lit than darkened says no stack, */
@@ -82,15 +83,20 @@ static float type_by_margin(const cell_reading *reading)
                  clamp01((1.0 - reading->match.outliers) / ART_SEEN_SURE));
 }
 
-/* How sure a cell's type is, as reported: by its margin, and no surer than its art is nearer
- * than the runner-up's in proportion. A tile seen badly (small, a stack's shadow over it) is
- * far from every art, and a margin between two far arts is their noise. */
-static float type_confidence(const cell_reading *reading)
+/* How sure a cell's type may be by how much nearer its art is than the runner-up's, in
+ * proportion. A tile seen badly (small, a stack's shadow over it) is far from every art, and a
+ * margin between two far arts is their noise. */
+static float type_by_ratio(const cell_reading *reading)
 {
     double ratio = reading->second_distance > 0.0 ? reading->distance / reading->second_distance
                                                   : 1.0;
-    return fminf(type_by_margin(reading),
-                 clamp01((RATIO_DOUBTED - ratio) / (RATIO_DOUBTED - RATIO_SURE)));
+    return clamp01((RATIO_DOUBTED - ratio) / (RATIO_DOUBTED - RATIO_SURE));
+}
+
+/* How sure a cell's type is, as reported: by its margin and by that proportion. */
+static float type_confidence(const cell_reading *reading)
+{
+    return fminf(type_by_margin(reading), type_by_ratio(reading));
 }
 
 /* Whether the rules say how many adventurers a cell may hold: its type is sure enough by its
@@ -805,6 +811,10 @@ static vision_status read_stacks(const vision_registration *registration, const 
             if (fit->shadow_pixels >= SHADOW_TELLS)
                 stack = fminf(stack, clamp01((fit->shadow_darkened - SHADOW_LIT) /
                                              (SHADOW_DARK - SHADOW_LIT)));
+            /* and than the art it was read against was the tile's: a capsule is scored against
+             * the scenery of the type read, which is not there when the type is a guess (the
+             * cap leaves the tracker's rules the field, ART_DOUBTED_STACK above 0.5) */
+            stack = fminf(stack, ART_DOUBTED_STACK + type_by_ratio(reading));
             tile->confidence[VISION_EL_TOP] = fminf(tile->confidence[VISION_EL_TOP], stack);
             tile->confidence[VISION_EL_HEIGHT] = fminf(tile->confidence[VISION_EL_HEIGHT], stack);
             /* No such token where adventurers stand: as sure as the stack, and as the token
