@@ -1267,15 +1267,15 @@ bool el_shows_no_art(double distance, const el_match *match)
 #define EDGE_LEAST 0.05f /* a step (balanced units, over 2 mm) below this is no edge */
 
 static float side_edge(const el_table *table, const double centre[2], const double out[2],
-                       const double along[2], double half, double side_mm)
+                       const double along[2], double tile_mm)
 {
     enum { OFFSETS = 2 * EDGE_REACH + 1 };
     float mean[OFFSETS][3];
     for (int d = 0; d < OFFSETS; d++) {
-        double reach = half + (d - EDGE_REACH);
+        double reach = tile_mm / 2.0 + (d - EDGE_REACH);
         mean[d][0] = mean[d][1] = mean[d][2] = 0.0f;
         for (int i = 0; i < EDGE_SAMPLES; i++) {
-            double s = EDGE_ALONG * side_mm * ((double)i / (EDGE_SAMPLES - 1) - 0.5);
+            double s = EDGE_ALONG * tile_mm * ((double)i / (EDGE_SAMPLES - 1) - 0.5);
             float colour[3];
             table_colour(table, centre[0] + out[0] * reach + along[0] * s,
                          centre[1] + out[1] * reach + along[1] * s, colour);
@@ -1297,13 +1297,11 @@ int el_sides_without_edge(const el_table *table, const el_grid *grid, const visi
     double centre[2];
     el_art_centre(grid, row, col, shift_mm, &centre[0], &centre[1]);
     double u[2] = {cos(grid->angle), sin(grid->angle)}, v[2] = {-u[1], u[0]};
-    const double *out[4][2] = {{u, v}, {v, u}, {u, v}, {v, u}}; /* the side's normal, along */
     int without = 0;
-    for (int side = 0; side < 4; side++) {
-        double sign = side < 2 ? 1.0 : -1.0;
-        double normal[2] = {sign * out[side][0][0], sign * out[side][0][1]};
-        without += side_edge(table, centre, normal, out[side][1], mat->tile_mm / 2.0,
-                             mat->tile_mm) < EDGE_LEAST;
+    for (int side = 0; side < 4; side++) { /* +u, +v, -u, -v */
+        const double *axis = side % 2 ? v : u, *along = side % 2 ? u : v;
+        double sign = side < 2 ? 1.0 : -1.0, normal[2] = {sign * axis[0], sign * axis[1]};
+        without += side_edge(table, centre, normal, along, mat->tile_mm) < EDGE_LEAST;
     }
     return without;
 }
