@@ -1256,10 +1256,11 @@ bool el_shows_no_art(double distance, const el_match *match)
  * corners) at each millimetre from EDGE_REACH inside to EDGE_REACH outside where the side
  * should be (the tile's turn and the gap put it a few millimetres either way), and the
  * largest change over two millimetres. Averaging along the side keeps a straight edge and
- * smooths the mat's grain and a glare's gradient. In the seeing bench's readings of its 381
- * failing images saved in session 24 (21,434 tiles, 56 phantoms), 59 of the tiles' 85,736
- * sides fell below EDGE_LEAST, and 4 tiles had two such sides; 53 of the phantoms had two or
- * more (bench/README.md).
+ * smooths the mat's grain and a glare's gradient. Over the 381 failing images the seeing
+ * bench saved in session 24 (21,434 tiles, 56 phantoms), a temporary hook (not kept) found 59
+ * of the tiles' 85,736 sides below EDGE_LEAST and 4 tiles with two such sides; 53 of the
+ * phantoms had two or more. What the bench itself reproduces is the rule's effect: its "tiles
+ * seen where there is none" (bench/README.md, session 24).
  */
 #define EDGE_REACH 6     /* mm either side of where a side should lie */
 #define EDGE_ALONG 0.7   /* the share of the side averaged */
