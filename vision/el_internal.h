@@ -108,6 +108,10 @@ typedef struct el_grid {
 /* Finds the grid of the tiles on the table. VISION_BAD_INPUT when no tile is seen. */
 vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid *grid);
 
+/* The share of a cell's inside (its tile less a margin) that is foreground: unlike the mat. */
+double el_cell_foreground(const el_table *table, const el_grid *grid, const vision_mat *mat,
+                          int row, int col);
+
 /* The centre of a cell on the table. */
 void el_grid_centre(const el_grid *grid, int row, int col, double *x_mm, double *y_mm);
 

@@ -147,6 +147,8 @@ static int model_colour(vision_el_model *model, const char *name)
 }
 
 #define MIN_TEACH_LEAN_MM 1.5 /* a piece must lean its image this far for its size to be fitted */
+#define TRUTH_UNSEEN_MOST 2 /* tiles of the truth the image may fail to show, beside others, */
+#define TRUTH_UNSEEN_SHOWS 0.05 /* if this share of their cell is unlike the mat (bare mat: 0) */
 #define READ_BACK_SHARE 0.75  /* of the teaching photo's tile types, read back with what it taught */
 
 /* The stacks of the truth, where the art under them is known: tile indices. */
@@ -270,6 +272,74 @@ static vision_status learn_diameter(const vision_registration *registration,
     return VISION_OK;
 }
 
+/* Finds the grid and where the truth lies on it (truth row r, column c at grid row row0 + r,
+ * column col0 + c): the placement that covers the most cells seen to hold something (a lamp's
+ * glare may look like more). Every tile of the truth must be seen, but for a few beside the
+ * others (below), which the grid then holds. */
+static vision_status place_truth(const el_table *table, const vision_mat *mat,
+                                 const vision_el_observation *truth, el_grid *grid, int *row0,
+                                 int *col0, char *error, size_t size)
+{
+    vision_status status = el_grid_find(table, mat, grid);
+    if (status == VISION_NOMEM)
+        return status;
+    if (status != VISION_OK) {
+        snprintf(error, size, "no tiles seen on the mat");
+        return VISION_BAD_INPUT;
+    }
+    int best = -1;
+    *row0 = *col0 = 0;
+    for (int dr = 0; dr < grid->rows; dr++)
+        for (int dc = 0; dc < grid->cols; dc++) {
+            int hits = 0;
+            for (int i = 0; i < truth->tile_count; i++) {
+                int r = dr + truth->tiles[i].row, c = dc + truth->tiles[i].col;
+                hits += r < grid->rows && c < grid->cols && grid->tile[r][c];
+            }
+            if (hits > best) {
+                best = hits;
+                *row0 = dr;
+                *col0 = dc;
+            }
+        }
+    /* A tile whose art is much like the mat may not stand out from it (an oasis as dark as a
+     * maroon mat): where the truth puts one beside tiles the image shows, and only a few such,
+     * the truth is taken for it; the read-back check then tells whether it was right. */
+    bool unseen[VISION_EL_TILES_MAX] = {false};
+    int unseen_count = 0;
+    for (int i = 0; i < truth->tile_count; i++) {
+        const vision_el_tile *t = &truth->tiles[i];
+        int r = *row0 + t->row, c = *col0 + t->col;
+        bool beside = false;
+        for (int j = 0; j < truth->tile_count && !beside; j++) {
+            int dr = truth->tiles[j].row - t->row, dc = truth->tiles[j].col - t->col;
+            int rj = *row0 + truth->tiles[j].row, cj = *col0 + truth->tiles[j].col;
+            beside = abs(dr) + abs(dc) == 1 && rj < grid->rows && cj < grid->cols &&
+                     grid->tile[rj][cj];
+        }
+        if (r < grid->rows && c < grid->cols && !grid->tile[r][c] && beside &&
+            unseen_count < TRUTH_UNSEEN_MOST &&
+            el_cell_foreground(table, grid, mat, r, c) >= TRUTH_UNSEEN_SHOWS) {
+            unseen[i] = true;
+            unseen_count++;
+            continue;
+        }
+        if (r >= grid->rows || c >= grid->cols || !grid->tile[r][c]) {
+            snprintf(error, size,
+                     "the truth has a tile at row %d, column %d, but the image shows none there "
+                     "(the truth has %d tiles; %d of them are where the image shows tiles)",
+                     t->row, t->col, truth->tile_count, best);
+            return VISION_BAD_INPUT;
+        }
+    }
+    for (int i = 0; i < truth->tile_count; i++)
+        if (unseen[i]) {
+            grid->tile[*row0 + truth->tiles[i].row][*col0 + truth->tiles[i].col] = true;
+            grid->tiles++;
+        }
+    return VISION_OK;
+}
+
 /* Learns from the table seen from above; vision_el_learn's body. */
 static vision_status learn(const vision_registration *registration, const vision_mat *mat,
                            const vision_el_observation *truth, vision_el_model *model,
@@ -278,41 +348,10 @@ static vision_status learn(const vision_registration *registration, const vision
 {
     const el_table table = *seen_table;
     el_grid grid;
-    vision_status status = el_grid_find(&table, mat, &grid);
-    if (status == VISION_NOMEM)
+    int row0, col0;
+    vision_status status = place_truth(&table, mat, truth, &grid, &row0, &col0, error, size);
+    if (status != VISION_OK)
         return status;
-    if (status != VISION_OK) {
-        snprintf(error, size, "no tiles seen on the mat");
-        return VISION_BAD_INPUT;
-    }
-
-    /* Where the truth lies on the grid: the placement that covers the most cells seen to hold
-     * something (a lamp's glare may look like more). Every tile of the truth must be seen. */
-    int row0 = 0, col0 = 0, best = -1;
-    for (int dr = 0; dr < grid.rows; dr++)
-        for (int dc = 0; dc < grid.cols; dc++) {
-            int hits = 0;
-            for (int i = 0; i < truth->tile_count; i++) {
-                int r = dr + truth->tiles[i].row, c = dc + truth->tiles[i].col;
-                hits += r < grid.rows && c < grid.cols && grid.tile[r][c];
-            }
-            if (hits > best) {
-                best = hits;
-                row0 = dr;
-                col0 = dc;
-            }
-        }
-    for (int i = 0; i < truth->tile_count; i++) {
-        const vision_el_tile *t = &truth->tiles[i];
-        int r = row0 + t->row, c = col0 + t->col;
-        if (r >= grid.rows || c >= grid.cols || !grid.tile[r][c]) {
-            snprintf(error, size,
-                     "the truth has a tile at row %d, column %d, but the image shows none there "
-                     "(the truth has %d tiles; %d of them are where the image shows tiles)",
-                     t->row, t->col, truth->tile_count, best);
-            return VISION_BAD_INPUT;
-        }
-    }
 
     /* The art: from tiles with nothing on them. */
     vision_el_model learnt = *model;

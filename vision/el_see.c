@@ -921,29 +921,32 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
     grid->origin_mm[0] = cx + u0 * cu - v0 * su;
     grid->origin_mm[1] = cy + u0 * su + v0 * cu;
     free(cells);
-    /* Each cell's share of foreground, sampled over its inside. */
-    enum { SAMPLES = 16 };
+    /* A dark pictogram may look like the mat: a third of a cell is enough to look. */
     for (int r = 0; r < grid->rows; r++)
-        for (int c = 0; c < grid->cols; c++) {
-            double x0, y0;
-            el_grid_centre(grid, r, c, &x0, &y0);
-            int hits = 0, total = 0;
-            for (int j = 0; j < SAMPLES; j++)
-                for (int i = 0; i < SAMPLES; i++) {
-                    double du = ((i + 0.5) / SAMPLES - 0.5) * 0.92 * mat->tile_mm;
-                    double dv = ((j + 0.5) / SAMPLES - 0.5) * 0.92 * mat->tile_mm;
-                    int x = (int)floor(x0 + du * cu - dv * su), y = (int)floor(y0 + du * su + dv * cu);
-                    if (x < 0 || y < 0 || x >= table->width || y >= table->height)
-                        continue;
-                    total++;
-                    hits += table->foreground[(size_t)y * (size_t)table->width + (size_t)x];
-                }
-            double share_covered = total ? (double)hits / total : 0.0;
-            /* A dark pictogram may look like the mat: a third of a cell is enough to look. */
-            grid->tile[r][c] = share_covered >= EL_CELL_COVERED;
-        }
+        for (int c = 0; c < grid->cols; c++)
+            grid->tile[r][c] = el_cell_foreground(table, grid, mat, r, c) >= EL_CELL_COVERED;
     keep_largest_layout(grid);
     return grid->tiles ? VISION_OK : VISION_BAD_INPUT;
+}
+
+double el_cell_foreground(const el_table *table, const el_grid *grid, const vision_mat *mat,
+                          int row, int col)
+{
+    enum { SAMPLES = 16 };
+    double cu = cos(grid->angle), su = sin(grid->angle), x0, y0;
+    el_grid_centre(grid, row, col, &x0, &y0);
+    int hits = 0, total = 0;
+    for (int j = 0; j < SAMPLES; j++)
+        for (int i = 0; i < SAMPLES; i++) {
+            double du = ((i + 0.5) / SAMPLES - 0.5) * 0.92 * mat->tile_mm;
+            double dv = ((j + 0.5) / SAMPLES - 0.5) * 0.92 * mat->tile_mm;
+            int x = (int)floor(x0 + du * cu - dv * su), y = (int)floor(y0 + du * su + dv * cu);
+            if (x < 0 || y < 0 || x >= table->width || y >= table->height)
+                continue;
+            total++;
+            hits += table->foreground[(size_t)y * (size_t)table->width + (size_t)x];
+        }
+    return total ? (double)hits / total : 0.0;
 }
 
 void el_grid_centre(const el_grid *grid, int row, int col, double *x_mm, double *y_mm)
