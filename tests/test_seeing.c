@@ -627,6 +627,36 @@ static void test_seeing_teaching_takes_the_truth_for_a_tile_like_the_mat(void **
     vision_image_free(&p.frame);
 }
 
+/* A truth's rows and columns may start anywhere (observation JSON allows -64 to 64): the
+ * learner places it on the grid all the same, and learns what the same truth starting at 0
+ * teaches. (It once looked for the placement from row and column 0 only, and read the grid
+ * at negative rows: UBSan's bounds check in the sanitized build.) */
+static void test_seeing_teaching_places_a_truth_with_negative_rows(void **state)
+{
+    (void)state;
+    static vision_el_observation layout, shifted;
+    static vision_el_model model, model_shifted;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    shifted = layout;
+    for (int i = 0; i < shifted.tile_count; i++) {
+        shifted.tiles[i].row -= 3;
+        shifted.tiles[i].col -= 2;
+    }
+    photo p;
+    take(&p, &layout, 2, 4);
+    char error[256] = "";
+    vision_el_model_init(&model);
+    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &layout, &model,
+                                     error, sizeof error),
+                     VISION_OK);
+    vision_el_model_init(&model_shifted);
+    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &shifted,
+                                     &model_shifted, error, sizeof error),
+                     VISION_OK);
+    assert_memory_equal(&model, &model_shifted, sizeof model);
+    vision_image_free(&p.frame);
+}
+
 /* The truth's tile where the photo shows only the mat: refused, though beside the others. */
 static void test_seeing_refuses_a_truth_tile_on_the_bare_mat(void **state)
 {
@@ -1273,6 +1303,7 @@ int main(void)
         cmocka_unit_test(test_seeing_refuses_a_truth_the_photo_does_not_show),
         cmocka_unit_test(test_seeing_teaching_takes_the_truth_for_a_tile_like_the_mat),
         cmocka_unit_test(test_seeing_refuses_a_truth_tile_on_the_bare_mat),
+        cmocka_unit_test(test_seeing_teaching_places_a_truth_with_negative_rows),
         cmocka_unit_test(test_seeing_refuses_a_photo_that_does_not_read_back),
         cmocka_unit_test(test_seeing_teaches_from_a_second_photo_without_stacks),
         cmocka_unit_test(test_seeing_reads_the_tokens_by_their_palettes),

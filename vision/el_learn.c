@@ -1,6 +1,7 @@
 /* Teaching a box of Expedition Luxor: what its tiles, pieces and tokens look like. */
 #include "el_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,10 +273,17 @@ static vision_status learn_diameter(const vision_registration *registration,
     return VISION_OK;
 }
 
+/* Whether the grid holds a tile at (r, c); false off the grid. */
+static bool held(const el_grid *grid, int r, int c)
+{
+    return r >= 0 && c >= 0 && r < grid->rows && c < grid->cols && grid->tile[r][c];
+}
+
 /* Finds the grid and where the truth lies on it (truth row r, column c at grid row row0 + r,
- * column col0 + c): the placement that covers the most cells seen to hold something (a lamp's
- * glare may look like more). Every tile of the truth must be seen, but for a few beside the
- * others (below), which the grid then holds. */
+ * column col0 + c; a truth's rows and columns may start anywhere, negative ones too): the
+ * placement that covers the most cells seen to hold something (a lamp's glare may look like
+ * more). Every tile of the truth must be seen, but for a few beside the others (below), which
+ * the grid then holds. */
 static vision_status place_truth(const el_table *table, const vision_mat *mat,
                                  const vision_el_observation *truth, el_grid *grid, int *row0,
                                  int *col0, char *error, size_t size)
@@ -287,15 +295,19 @@ static vision_status place_truth(const el_table *table, const vision_mat *mat,
         snprintf(error, size, "no tiles seen on the mat");
         return VISION_BAD_INPUT;
     }
+    int low_row = INT_MAX, low_col = INT_MAX;
+    for (int i = 0; i < truth->tile_count; i++) {
+        low_row = truth->tiles[i].row < low_row ? truth->tiles[i].row : low_row;
+        low_col = truth->tiles[i].col < low_col ? truth->tiles[i].col : low_col;
+    }
     int best = -1;
-    *row0 = *col0 = 0;
-    for (int dr = 0; dr < grid->rows; dr++)
-        for (int dc = 0; dc < grid->cols; dc++) {
+    *row0 = -low_row;
+    *col0 = -low_col;
+    for (int dr = -low_row; dr < grid->rows - low_row; dr++)
+        for (int dc = -low_col; dc < grid->cols - low_col; dc++) {
             int hits = 0;
-            for (int i = 0; i < truth->tile_count; i++) {
-                int r = dr + truth->tiles[i].row, c = dc + truth->tiles[i].col;
-                hits += r < grid->rows && c < grid->cols && grid->tile[r][c];
-            }
+            for (int i = 0; i < truth->tile_count; i++)
+                hits += held(grid, dr + truth->tiles[i].row, dc + truth->tiles[i].col);
             if (hits > best) {
                 best = hits;
                 *row0 = dr;
@@ -310,27 +322,26 @@ static vision_status place_truth(const el_table *table, const vision_mat *mat,
     for (int i = 0; i < truth->tile_count; i++) {
         const vision_el_tile *t = &truth->tiles[i];
         int r = *row0 + t->row, c = *col0 + t->col;
+        if (held(grid, r, c))
+            continue;
         bool beside = false;
         for (int j = 0; j < truth->tile_count && !beside; j++) {
             int dr = truth->tiles[j].row - t->row, dc = truth->tiles[j].col - t->col;
-            int rj = *row0 + truth->tiles[j].row, cj = *col0 + truth->tiles[j].col;
-            beside = abs(dr) + abs(dc) == 1 && rj < grid->rows && cj < grid->cols &&
-                     grid->tile[rj][cj];
+            beside = abs(dr) + abs(dc) == 1 &&
+                     held(grid, *row0 + truth->tiles[j].row, *col0 + truth->tiles[j].col);
         }
-        if (r < grid->rows && c < grid->cols && !grid->tile[r][c] && beside &&
-            unseen_count < TRUTH_UNSEEN_MOST &&
+        bool on_grid = r >= 0 && c >= 0 && r < grid->rows && c < grid->cols;
+        if (on_grid && beside && unseen_count < TRUTH_UNSEEN_MOST &&
             el_cell_foreground(table, grid, mat, r, c) >= TRUTH_UNSEEN_SHOWS) {
             unseen[i] = true;
             unseen_count++;
             continue;
         }
-        if (r >= grid->rows || c >= grid->cols || !grid->tile[r][c]) {
-            snprintf(error, size,
-                     "the truth has a tile at row %d, column %d, but the image shows none there "
-                     "(the truth has %d tiles; %d of them are where the image shows tiles)",
-                     t->row, t->col, truth->tile_count, best);
-            return VISION_BAD_INPUT;
-        }
+        snprintf(error, size,
+                 "the truth has a tile at row %d, column %d, but the image shows none there "
+                 "(the truth has %d tiles; %d of them are where the image shows tiles)",
+                 t->row, t->col, truth->tile_count, best);
+        return VISION_BAD_INPUT;
     }
     for (int i = 0; i < truth->tile_count; i++)
         if (unseen[i]) {
