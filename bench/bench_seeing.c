@@ -26,6 +26,10 @@
  *       4-player games (10x10, about 120 adventurers): median and p95 of registration (target
  *       <= 10 ms) and recognition (target <= 30 ms) with their stages, and of the render for
  *       information.
+ *   bench_seeing teaching [--boxes N] [--seed S]
+ *       N boxes (default 30) taught as the accuracy mode teaches them, no game read: how many
+ *       photos each took, the boxes never taught, and the refusals counted by what the learner
+ *       said.
  *
  * Reports; never fails for a figure. Exits 1 only when nothing could be measured, 2 on bad
  * usage.
@@ -39,6 +43,7 @@
 
 #include "bench_support.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -770,6 +775,7 @@ typedef struct box_taught {
     bool true_size;     /* --true-size: the model gets the render's adventurer size */
     int retakes;        /* teaching photos taken again after a refusal */
     char why[1024];
+    char refused[4][1024]; /* each photo's refusal, TEACH_TAKES at most (bench_seeing teaching) */
 } box_taught;
 
 #define TEACH_TAKES 4
@@ -831,6 +837,7 @@ static void teach_box(box_taught *box)
         teach_once(box);
         if (box->ready)
             return;
+        snprintf(box->refused[take], sizeof box->refused[take], "%s", box->why);
     }
     box->scene_seed = first;
 }
@@ -1470,13 +1477,124 @@ static int speed(int runs, uint64_t seed)
     return counts[REGISTER] > 0 ? 0 : 1;
 }
 
+/* ---- teaching ---- */
+
+/* A refusal's reason with its numbers, colours and the stack or tile it names taken out, so
+ * that refusals for one reason count together. */
+static void refusal_kind(const char *why, char *kind, size_t size)
+{
+    static const char *const colour_words[] = {"orange", "black", "grey", "yellow"};
+    static const char *const prefixes[] = {"teaching from the layout's photo: ", "bad input: "};
+    const char *from = why;
+    for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++)
+        if (strncmp(from, prefixes[k], strlen(prefixes[k])) == 0)
+            from += strlen(prefixes[k]);
+    size_t n = 0;
+    for (const char *c = from; *c && *c != '(' && *c != ':' && n + 12 < size;) {
+        bool colour = false;
+        for (size_t k = 0; k < sizeof colour_words / sizeof colour_words[0] && !colour; k++)
+            if (strncmp(c, colour_words[k], strlen(colour_words[k])) == 0) {
+                n += (size_t)snprintf(kind + n, size - n, "<colour>");
+                c += strlen(colour_words[k]);
+                colour = true;
+            }
+        if (colour)
+            continue;
+        if (isdigit((unsigned char)*c)) {
+            kind[n++] = 'N';
+            while (isdigit((unsigned char)*c))
+                c++;
+            continue;
+        }
+        kind[n++] = *c++;
+    }
+    while (n > 0 && kind[n - 1] == ' ')
+        n--;
+    kind[n] = '\0';
+}
+
+/* How teaching goes over many boxes: each box's teaching layout photographed as in the
+ * accuracy mode (scene box seed * 1000, retaken at box seed * 1000 + 501.. when refused), and
+ * how many photos it took, and why the refused ones were. No game is read. */
+static int teaching(int boxes, uint64_t seed)
+{
+    enum { KINDS_MAX = 64 };
+    box_taught *box = calloc(1, sizeof *box);
+    struct {
+        char text[160];
+        int count;
+    } *kinds = calloc(KINDS_MAX, sizeof *kinds);
+    if (!box || !kinds) {
+        free(box);
+        free(kinds);
+        fprintf(stderr, "bench_seeing: out of memory\n");
+        return 1;
+    }
+    int taken_at[TEACH_TAKES] = {0}, untaught = 0, refusals = 0, kind_count = 0;
+    double started = bench_seconds();
+    printf("expedition-luxor teaching: %d boxes (seed %llu), 1920x1080\n", boxes,
+           (unsigned long long)seed);
+    for (int b = 0; b < boxes; b++) {
+        vision_image_free(&box->frame);
+        memset(box, 0, sizeof *box);
+        box->players = 2 + b % 3;
+        box->box_seed = seed * 1000 + (uint64_t)b;
+        box->scene_seed = box->box_seed * 1000;
+        teach_box(box);
+        if (box->ready)
+            taken_at[box->retakes]++;
+        else
+            untaught++;
+        int refused = box->ready ? box->retakes : TEACH_TAKES;
+        for (int take = 0; take < refused; take++) {
+            char kind[160];
+            refusal_kind(box->refused[take], kind, sizeof kind);
+            int k = 0;
+            while (k < kind_count && strcmp(kinds[k].text, kind) != 0)
+                k++;
+            if (k == kind_count && kind_count < KINDS_MAX)
+                snprintf(kinds[kind_count++].text, sizeof kinds[k].text, "%s", kind);
+            if (k < kind_count)
+                kinds[k].count++;
+            refusals++;
+        }
+        if (!box->ready)
+            printf("  box %d (box seed %llu) not taught: %s\n", b,
+                   (unsigned long long)box->box_seed, box->why);
+        if ((b + 1) % 10 == 0 || b + 1 == boxes)
+            fprintf(stderr, "bench_seeing: %d/%d boxes, %d not taught, %.0f s\n", b + 1, boxes,
+                    untaught, bench_seconds() - started);
+    }
+    printf("  taught from the first photo: %d; the second: %d; the third: %d; the fourth: %d; "
+           "not taught in %d photos: %d\n",
+           taken_at[0], taken_at[1], taken_at[2], taken_at[3], TEACH_TAKES, untaught);
+    printf("  photos refused: %d, by what the learner said (numbers as N, colours as <colour>):\n",
+           refusals);
+    for (int done = 0; done < kind_count; done++) { /* most said first */
+        int most = -1;
+        for (int k = 0; k < kind_count; k++)
+            if (kinds[k].count > 0 && (most < 0 || kinds[k].count > kinds[most].count))
+                most = k;
+        if (most < 0)
+            break;
+        printf("    %4d  %s\n", kinds[most].count, kinds[most].text);
+        kinds[most].count = -kinds[most].count;
+    }
+    printf("  %.0f s in all\n", bench_seconds() - started);
+    vision_image_free(&box->frame);
+    free(box);
+    free(kinds);
+    return 0;
+}
+
 /* ---- the command line ---- */
 
 static void usage(void)
 {
     fprintf(stderr, "usage: bench_seeing accuracy [--boxes N] [--per-box M] [--seed S] "
                     "[--hands] [--save DIR] [--true-size]\n"
-                    "       bench_seeing speed [--runs N] [--seed S]\n");
+                    "       bench_seeing speed [--runs N] [--seed S]\n"
+                    "       bench_seeing teaching [--boxes N] [--seed S]\n");
 }
 
 /* A whole number in [low, high] from text, or false. */
@@ -1501,7 +1619,8 @@ int main(int argc, char **argv)
     }
     const char *mode = argv[1];
     bool is_accuracy = strcmp(mode, "accuracy") == 0, is_speed = strcmp(mode, "speed") == 0;
-    if (!is_accuracy && !is_speed) {
+    bool is_teaching = strcmp(mode, "teaching") == 0;
+    if (!is_accuracy && !is_speed && !is_teaching) {
         usage();
         return 2;
     }
@@ -1512,7 +1631,7 @@ int main(int argc, char **argv)
         if (strcmp(arg, "--seed") == 0 && whole_number(next, 0, 1000000000LL, &value)) {
             options.seed = (uint64_t)value;
             i++;
-        } else if (is_accuracy && strcmp(arg, "--boxes") == 0 &&
+        } else if ((is_accuracy || is_teaching) && strcmp(arg, "--boxes") == 0 &&
                    whole_number(next, 1, 100000, &value)) {
             options.boxes = (int)value;
             i++;
@@ -1538,5 +1657,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (is_teaching)
+        return teaching(options.boxes, options.seed);
     return is_accuracy ? accuracy(&options) : speed((int)runs, options.seed);
 }
