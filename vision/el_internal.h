@@ -170,6 +170,7 @@ int el_unlike_art(const el_patch *patch, const el_patch *art, const el_match *ma
 #define EL_FLAT_DISTANCE 0.3
 bool el_shows_no_art(double distance, const el_match *match);
 
+#define EL_EDGES_MISSING 2 /* a cell this many of whose sides show no edge is no tile */
 /* How many of a tile's four sides show no straight edge where the tile, lying shift_mm off its
  * cell's centre, should end: neither the step to the mat nor the gap to a neighbour. A tile
  * has its four; glare on the mat beside the layout, passing for a plain tile, has none where

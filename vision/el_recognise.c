@@ -36,7 +36,6 @@
 #define READ_AGAIN 5 /* the nearest arts read again with the pieces left out (each more costs
                         time for less and less: bench/README.md) */
 #define WASHED_OUT_AMID 3  /* a cell showing no art beside this many that do is a tile */
-#define EDGES_MISSING 2    /* a cell this many of whose sides show no edge is no tile */
 #define TOKEN_OVER_STACK 0.5 /* a token this sure is read where a stack was fitted */
 #define PALETTE_NEAR 1.0f    /* a colour this near a palette's or a piece's (EL_OUTLIER² units) */
 #define PALETTE_LIKE 0.75    /* a token's colours spread over its palette at least this alike */
@@ -601,7 +600,7 @@ static vision_status read_tiles(const vision_mat *mat, const vision_el_model *mo
             }
             bool no_art = (flat[r][c] && amid < WASHED_OUT_AMID) ||
                           el_sides_without_edge(&table, grid, mat, r, c,
-                                                readings[r][c].match.shift_mm) >= EDGES_MISSING;
+                                                readings[r][c].match.shift_mm) >= EL_EDGES_MISSING;
             if (no_art || (readings[r][c].match.outliers > HIDDEN_SHARE &&
                            hidden(model, &table, grid, mat, r, c, &readings[r][c]))) {
                 grid->tile[r][c] = false; /* reported unknown, never guessed */

@@ -728,8 +728,11 @@ static void outer_edges(const el_table *table, double angle, double pitch, doubl
 
 /* Keeps the largest edge-connected group of tile cells. The tiles of Expedition Luxor lie as
  * one layout, each placed against another's edge (RULES.md, the turn); a patch of something
- * apart from it (glare spilling over the mat, a box lid, a cup) is not a tile. */
-static void keep_largest_layout(el_grid *grid)
+ * apart from it (glare spilling over the mat, a box lid, a cup) is not a tile. Where there is
+ * more than one group, each counts only its cells that show a tile's straight edges on three
+ * sides or four (el_sides_without_edge): a lamp's glare on the mat can spread over more cells
+ * than a small layout (a teaching photo's 16 tiles) and shows none. */
+static void keep_largest_layout(const el_table *table, const vision_mat *mat, el_grid *grid)
 {
     static const int step[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
     int group[EL_CELLS_MAX][EL_CELLS_MAX], size[EL_CELLS_MAX * EL_CELLS_MAX + 1];
@@ -758,6 +761,18 @@ static void keep_largest_layout(el_grid *grid)
             size[id] = tail;
             largest = largest && size[largest] >= tail ? largest : id;
         }
+    if (groups > 1) {
+        static const double centred[2] = {0.0, 0.0};
+        memset(size, 0, sizeof size);
+        for (int r = 0; r < grid->rows; r++)
+            for (int c = 0; c < grid->cols; c++)
+                if (group[r][c])
+                    size[group[r][c]] +=
+                        el_sides_without_edge(table, grid, mat, r, c, centred) < EL_EDGES_MISSING;
+        largest = 1;
+        for (int id = 2; id <= groups; id++)
+            largest = size[id] > size[largest] ? id : largest;
+    }
     grid->tiles = 0;
     for (int r = 0; r < grid->rows; r++)
         for (int c = 0; c < grid->cols; c++) {
@@ -925,7 +940,7 @@ vision_status el_grid_find(const el_table *table, const vision_mat *mat, el_grid
     for (int r = 0; r < grid->rows; r++)
         for (int c = 0; c < grid->cols; c++)
             grid->tile[r][c] = el_cell_foreground(table, grid, mat, r, c) >= EL_CELL_COVERED;
-    keep_largest_layout(grid);
+    keep_largest_layout(table, mat, grid);
     return grid->tiles ? VISION_OK : VISION_BAD_INPUT;
 }
 
