@@ -763,6 +763,8 @@ static void save_image(const char *path, const vision_image *image)
         fprintf(stderr, "bench_seeing: %s\n", error);
 }
 
+#define TEACH_TAKES 4 /* teaching photos a box is given at most */
+
 /* A box: its colours, the teaching render, registration and model. */
 typedef struct box_taught {
     int players;
@@ -775,10 +777,8 @@ typedef struct box_taught {
     bool true_size;     /* --true-size: the model gets the render's adventurer size */
     int retakes;        /* teaching photos taken again after a refusal */
     char why[1024];
-    char refused[4][1024]; /* each photo's refusal, TEACH_TAKES at most (bench_seeing teaching) */
+    char refused[TEACH_TAKES][1024]; /* each photo's refusal (bench_seeing teaching) */
 } box_taught;
-
-#define TEACH_TAKES 4
 
 static void teach_once(box_taught *box)
 {

@@ -533,6 +533,20 @@ static void test_seeing_teaching_keeps_the_tops_that_read_back(void **state)
     vision_image_free(&p.frame);
 }
 
+/* Teaching refuses the photo with truth, says so (its message holds says), and leaves model
+ * as it was: nothing is learnt from a refused photo. */
+static void assert_teaching_refused(const photo *p, const vision_el_observation *truth,
+                                    vision_el_model *model, const char *says)
+{
+    int images = model->images;
+    char error[256] = "";
+    assert_int_equal(vision_el_learn(&p->frame, &p->registration, &p->config.mat, truth, model,
+                                     error, sizeof error),
+                     VISION_BAD_INPUT);
+    assert_non_null(strstr(error, says));
+    assert_int_equal(model->images, images);
+}
+
 /* A truth whose stacks the photo does not show: the pieces' colours are never seen, and would
  * read as black (a mean of 0), so the photo is refused, naming the stack, and nothing is
  * learnt. */
@@ -546,12 +560,8 @@ static void test_seeing_refuses_a_photo_without_the_truths_stacks(void **state)
     photo p;
     take(&p, &bare, 1, 7);
     vision_el_model_init(&model);
-    char error[256] = "";
-    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &layout, &model,
-                                     error, sizeof error),
-                     VISION_BAD_INPUT);
-    assert_non_null(strstr(error, "adventurers were not found (the stack at row 3, column"));
-    assert_int_equal(model.images, 0);
+    assert_teaching_refused(&p, &layout, &model,
+                            "adventurers were not found (the stack at row 3, column");
     assert_int_equal(model.colour_count, 0);
     vision_image_free(&p.frame);
 }
@@ -587,13 +597,20 @@ static void test_seeing_refuses_a_truth_the_photo_does_not_show(void **state)
     far->row = 9;
     far->col = 9;
     vision_el_model_init(&model);
-    char error[256] = "";
-    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &wrong, &model,
-                                     error, sizeof error),
-                     VISION_BAD_INPUT);
-    assert_non_null(strstr(error, "row 9, column 9"));
-    assert_int_equal(model.images, 0); /* nothing learnt from a refused photo */
+    assert_teaching_refused(&p, &wrong, &model, "row 9, column 9");
     vision_image_free(&p.frame);
+}
+
+/* The first photo `bench_seeing` teaches box box_seed from: the teaching layout for that many
+ * players, the renderer's own camera, light and glare for scene box_seed * 1000. */
+static void bench_teaching_photo(photo *p, vision_el_observation *layout, int players,
+                                 uint64_t box_seed)
+{
+    assert_int_equal(calibration_teach_layout(colours, players, layout), VISION_OK);
+    vision_render_config_default(&p->config);
+    p->config.box_seed = box_seed;
+    p->config.scene_seed = box_seed * 1000;
+    shoot(p, layout);
 }
 
 /* The bench's box 5003 (`bench_seeing accuracy --seed 5`, box 3): its oasis-temple is as dark
@@ -606,12 +623,8 @@ static void test_seeing_teaching_takes_the_truth_for_a_tile_like_the_mat(void **
     (void)state;
     static vision_el_observation layout;
     static vision_el_model model;
-    assert_int_equal(calibration_teach_layout(colours, 2, &layout), VISION_OK);
     photo p;
-    vision_render_config_default(&p.config);
-    p.config.box_seed = 5003;
-    p.config.scene_seed = 5003000;
-    shoot(&p, &layout);
+    bench_teaching_photo(&p, &layout, 2, 5003);
     el_table table;
     el_grid grid;
     see_grid(&p, &table, &grid);
@@ -667,12 +680,8 @@ static void test_seeing_grid_keeps_the_layout_over_a_larger_glare(void **state)
     (void)state;
     static vision_el_observation layout;
     static vision_el_model model;
-    assert_int_equal(calibration_teach_layout(colours, 2, &layout), VISION_OK);
     photo p;
-    vision_render_config_default(&p.config);
-    p.config.box_seed = 5009;
-    p.config.scene_seed = 5009000;
-    shoot(&p, &layout);
+    bench_teaching_photo(&p, &layout, 2, 5009);
     el_table table;
     el_grid grid;
     see_grid(&p, &table, &grid);
@@ -714,12 +723,7 @@ static void test_seeing_refuses_a_truth_tile_on_the_bare_mat(void **state)
     photo p;
     take(&p, &shown, 2, 4);
     vision_el_model_init(&model);
-    char error[256] = "";
-    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &layout, &model,
-                                     error, sizeof error),
-                     VISION_BAD_INPUT);
-    assert_non_null(strstr(error, "row 0, column 0"));
-    assert_int_equal(model.images, 0);
+    assert_teaching_refused(&p, &layout, &model, "row 0, column 0");
     vision_image_free(&p.frame);
 }
 
@@ -743,13 +747,9 @@ static void test_seeing_refuses_a_photo_that_does_not_read_back(void **state)
     photo p;
     take(&p, &shown, 1, 7);
     vision_el_model_init(&model);
-    char error[256] = "";
-    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &layout, &model,
-                                     error, sizeof error),
-                     VISION_BAD_INPUT);
-    assert_non_null(strstr(error, "reads back only"));
-    assert_int_equal(model.images, 0);
+    assert_teaching_refused(&p, &layout, &model, "reads back only");
     /* The same photo with its whole truth is taught. */
+    char error[256] = "";
     assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &shown, &model,
                                      error, sizeof error),
                      VISION_OK);
