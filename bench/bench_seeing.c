@@ -1483,7 +1483,6 @@ static int speed(int runs, uint64_t seed)
  * that refusals for one reason count together. */
 static void refusal_kind(const char *why, char *kind, size_t size)
 {
-    static const char *const colour_words[] = {"orange", "black", "grey", "yellow"};
     static const char *const prefixes[] = {"teaching from the layout's photo: ", "bad input: "};
     const char *from = why;
     for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++)
@@ -1492,10 +1491,10 @@ static void refusal_kind(const char *why, char *kind, size_t size)
     size_t n = 0;
     for (const char *c = from; *c && *c != '(' && *c != ':' && n + 12 < size;) {
         bool colour = false;
-        for (size_t k = 0; k < sizeof colour_words / sizeof colour_words[0] && !colour; k++)
-            if (strncmp(c, colour_words[k], strlen(colour_words[k])) == 0) {
+        for (int k = 0; k < EL_MAX_SEATS && !colour; k++) /* the colours the boxes have */
+            if (strncmp(c, player_colours[k], strlen(player_colours[k])) == 0) {
                 n += (size_t)snprintf(kind + n, size - n, "<colour>");
-                c += strlen(colour_words[k]);
+                c += strlen(player_colours[k]);
                 colour = true;
             }
         if (colour)
