@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* fit_light's grey levels, two to a bin */
+enum { LIGHT_BINS = 128, LIGHT_BIN_LEVELS = 256 / LIGHT_BINS };
+
 struct gate {
     gate_config config;
     int frame_width, frame_height, frame_channels; /* of the frames fed so far; 0: none */
@@ -16,13 +19,12 @@ struct gate {
     vision_image anchor; /* the still period's first frame's copy */
     vision_image read;   /* the copy at the last STABLE */
     vision_image before; /* the copy read before it, for gate_unread */
-    int before_histogram[256];
     bool has_before, last_stable;
     vision_image mask;   /* keep_change_mask: this frame against read, 255 where changed */
     bool has_mask;
-    int small_histogram[256], anchor_histogram[256], read_histogram[256]; /* of the copies */
     bool has_anchor, has_read;
     bool settled_once;   /* this still period has been STABLE or judged unchanged */
+    int *light_joint;    /* fit_light's table of pixels by then's and now's grey level */
     double still_since_ms, last_time_ms;
 };
 
@@ -85,8 +87,13 @@ vision_status gate_new(const gate_config *config, gate **out, char *error, size_
                            "gate change_share %g: must be above 0 and at most motion_share",
                            c.change_share);
     gate *g = calloc(1, sizeof *g);
-    if (!g)
+    int *joint = malloc(LIGHT_BINS * LIGHT_BINS * sizeof *joint);
+    if (!g || !joint) {
+        free(g);
+        free(joint);
         return vision_fail(error, size, VISION_NOMEM, "out of memory for the gate");
+    }
+    g->light_joint = joint;
     g->config = c;
     *out = g;
     return VISION_OK;
@@ -111,6 +118,7 @@ void gate_free(gate *gate)
     vision_image_free(&gate->read);
     vision_image_free(&gate->mask);
     vision_image_free(&gate->before);
+    free(gate->light_joint);
     free(gate);
 }
 
@@ -126,45 +134,82 @@ static int histogram_quantile(const int histogram[256], int total, double q)
     return 255;
 }
 
-static void histogram_of(const vision_image *image, int histogram[256])
+/*
+ * The light of now against then's: now ~ gain * then + offset, fitted to the pixels themselves.
+ * For each grey level of then (in LIGHT_BINS bins), the median of now where then has it; a line
+ * through those medians, each weighed by its pixels, fitted again without the levels that lie
+ * far from the first line. Medians, because a hand or a moved piece changes a minority of the
+ * pixels of each level while a lamp or the exposure changes them all; a gain and an offset,
+ * because a light change is both (brighter light scales, a changed black level or haze
+ * offsets). The 20th and 80th percentiles of the two pictures, matched before, fail on a table
+ * whose tiles are a fifth of it: the 80th leaps from the mat's grey to the tiles' when one more
+ * tile is laid, and the whole layout reads as changed (a full game's tables were then never
+ * read again).
+ */
+static void fit_light(const vision_image *then, const vision_image *now, double threshold,
+                      int *joint, double *gain_out, double *offset_out)
 {
-    memset(histogram, 0, 256 * sizeof *histogram);
-    for (int y = 0; y < image->height; y++) {
-        const uint8_t *row = image->pixels + (size_t)y * (size_t)image->stride;
-        for (int x = 0; x < image->width; x++)
-            histogram[row[x]]++;
+    static const double level_of_bin = LIGHT_BIN_LEVELS, bin_middle = (LIGHT_BIN_LEVELS - 1) / 2.0;
+    /* joint[a * LIGHT_BINS + b]: the pixels at then's bin a and now's bin b */
+    memset(joint, 0, LIGHT_BINS * LIGHT_BINS * sizeof *joint);
+    int count[LIGHT_BINS] = {0};
+    for (int y = 0; y < now->height; y++) {
+        const uint8_t *a = then->pixels + (size_t)y * (size_t)then->stride;
+        const uint8_t *b = now->pixels + (size_t)y * (size_t)now->stride;
+        for (int x = 0; x < now->width; x++) {
+            joint[(a[x] / LIGHT_BIN_LEVELS) * LIGHT_BINS + b[x] / LIGHT_BIN_LEVELS]++;
+            count[a[x] / LIGHT_BIN_LEVELS]++;
+        }
     }
+    double median[LIGHT_BINS];
+    for (int a = 0; a < LIGHT_BINS; a++) {
+        int half = (count[a] + 1) / 2, seen = 0, b = 0;
+        for (; b < LIGHT_BINS - 1 && count[a] > 0; b++) {
+            seen += joint[a * LIGHT_BINS + b];
+            if (seen >= half)
+                break;
+        }
+        median[a] = b * level_of_bin + bin_middle;
+    }
+    /* two weighted least-squares fits: every level, then those near the first line */
+    double gain = 1, offset = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        double w = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, lowest = 256, highest = -1;
+        for (int a = 0; a < LIGHT_BINS; a++) {
+            double x = a * level_of_bin + bin_middle, y = median[a];
+            if (count[a] == 0 || (pass == 1 && fabs(y - (gain * x + offset)) > threshold))
+                continue;
+            w += count[a];
+            sx += count[a] * x;
+            sy += count[a] * y;
+            sxx += count[a] * x * x;
+            sxy += count[a] * x * y;
+            lowest = fmin(lowest, x);
+            highest = fmax(highest, x);
+        }
+        if (w == 0)
+            break;
+        double spread = sxx - sx * sx / w;
+        gain = 1;
+        /* A nearly flat picture says nothing of a gain: its offset alone is matched. Light
+         * does not triple or third itself between two frames: beyond, it is no light. */
+        if (highest - lowest >= 8 && spread > 0) {
+            double fitted = (sxy - sx * sy / w) / spread;
+            if (fitted >= 0.5 && fitted <= 2)
+                gain = fitted;
+        }
+        offset = (sy - gain * sx) / w;
+    }
+    *gain_out = gain;
+    *offset_out = offset;
 }
 
-/*
- * The share of pixels of now that differ from then by more than the threshold, once then's
- * light is mapped onto now's: a gain and an offset taking then's 20th and 80th percentiles to
- * now's. Percentiles, because a hand or a moved piece shifts them little while a lamp or the
- * exposure shifts them all; a gain and an offset, because a light change is both (brighter
- * light scales, a changed black level or haze offsets). mask (may be NULL; now's size) receives
- * 255 where a pixel differs, 0 elsewhere.
- */
-static double changed_share(const vision_image *then, const int histogram_then[256],
-                            const vision_image *now, const int histogram_now[256],
-                            double threshold, vision_image *mask)
+/* The pixels of now that differ from then by more than limit grey levels, then's light mapped
+ * by predicted; mask (may be NULL) receives 255 where one differs, 0 elsewhere. */
+static int count_changed(const vision_image *then, const vision_image *now,
+                         const int predicted[256], int limit, vision_image *mask)
 {
-    int total = then->width * then->height;
-    int low_then = histogram_quantile(histogram_then, total, 0.2);
-    int high_then = histogram_quantile(histogram_then, total, 0.8);
-    int low_now = histogram_quantile(histogram_now, total, 0.2);
-    int high_now = histogram_quantile(histogram_now, total, 0.8);
-    double gain = 1, offset;
-    /* A nearly flat picture says nothing of a gain: its offset alone is matched. */
-    if (high_then - low_then >= 8 && high_now - low_now >= 8)
-        gain = (double)(high_now - low_now) / (double)(high_then - low_then);
-    /* Light does not triple or third itself between two frames: beyond, it is no light. */
-    if (gain < 0.5 || gain > 2)
-        gain = 1;
-    offset = (low_now + high_now) / 2.0 - gain * (low_then + high_then) / 2.0;
-    int predicted[256];
-    for (int level = 0; level < 256; level++)
-        predicted[level] = (int)lround(gain * level + offset);
-    int limit = (int)floor(threshold), changed = 0;
+    int changed = 0;
     for (int y = 0; y < now->height; y++) {
         const uint8_t *a = then->pixels + (size_t)y * (size_t)then->stride;
         const uint8_t *b = now->pixels + (size_t)y * (size_t)now->stride;
@@ -176,17 +221,39 @@ static double changed_share(const vision_image *then, const int histogram_then[2
                 m[x] = differs ? 255 : 0;
         }
     }
-    return (double)changed / total;
+    return changed;
 }
 
-/* Copies a small copy and its histogram into another of its size (allocated by gate_feed). */
-static void copy_into(vision_image *target, int target_histogram[256], const vision_image *source,
-                      const int source_histogram[256])
+/* The share of pixels of now that differ from then by more than the threshold, then's light
+ * mapped onto now's: by fit_light, or left as it is where that explains more of the pixels (a
+ * hand's shadow over much of one grey level of the mat bends the fitted line a little, and
+ * the arm's outline at the mat's edge then grows). mask (may be NULL; now's size) receives
+ * 255 where a pixel differs, 0 elsewhere. */
+static double changed_share(gate *g, const vision_image *then, const vision_image *now,
+                            vision_image *mask)
+{
+    double threshold = g->config.pixel_threshold, gain, offset;
+    fit_light(then, now, threshold, g->light_joint, &gain, &offset);
+    int fitted[256], unchanged[256];
+    for (int level = 0; level < 256; level++) {
+        fitted[level] = (int)lround(gain * level + offset);
+        unchanged[level] = level;
+    }
+    int limit = (int)floor(threshold);
+    const int *predicted = count_changed(then, now, unchanged, limit, NULL) <=
+                                   count_changed(then, now, fitted, limit, NULL)
+                               ? unchanged
+                               : fitted;
+    int changed = count_changed(then, now, predicted, limit, mask);
+    return (double)changed / (then->width * then->height);
+}
+
+/* Copies a small copy into another of its size (allocated by gate_feed). */
+static void copy_into(vision_image *target, const vision_image *source)
 {
     for (int y = 0; y < source->height; y++)
         memcpy(target->pixels + (size_t)y * (size_t)target->stride,
                source->pixels + (size_t)y * (size_t)source->stride, (size_t)source->width);
-    memcpy(target_histogram, source_histogram, 256 * sizeof *target_histogram);
 }
 
 /* (Re)allocates the three copies for frames of this size. */
@@ -250,19 +317,16 @@ vision_status gate_feed(gate *g, const vision_image *frame, double time_ms, gate
     g->last_stable = false;
 
     const gate_config *c = &g->config;
-    histogram_of(&g->small, g->small_histogram);
     vision_image *mask = c->keep_change_mask && g->has_read ? &g->mask : NULL;
-    report->change = g->has_read ? changed_share(&g->read, g->read_histogram, &g->small,
-                                                 g->small_histogram, c->pixel_threshold, mask)
+    report->change = g->has_read ? changed_share(g, &g->read, &g->small, mask)
                                  : 1;
     g->has_mask = mask != NULL;
     report->changed = report->change >= c->change_share;
     if (g->has_anchor)
-        report->motion = changed_share(&g->anchor, g->anchor_histogram, &g->small,
-                                       g->small_histogram, c->pixel_threshold, NULL);
+        report->motion = changed_share(g, &g->anchor, &g->small, NULL);
     if (!g->has_anchor || report->motion >= c->change_share) {
         /* a new still period starts with this frame */
-        copy_into(&g->anchor, g->anchor_histogram, &g->small, g->small_histogram);
+        copy_into(&g->anchor, &g->small);
         g->has_anchor = true;
         g->still_since_ms = time_ms;
         g->settled_once = false;
@@ -275,8 +339,8 @@ vision_status gate_feed(gate *g, const vision_image *frame, double time_ms, gate
     } else if (!g->settled_once && report->changed) {
         g->has_before = g->has_read;
         if (g->has_read)
-            copy_into(&g->before, g->before_histogram, &g->read, g->read_histogram);
-        copy_into(&g->read, g->read_histogram, &g->small, g->small_histogram);
+            copy_into(&g->before, &g->read);
+        copy_into(&g->read, &g->small);
         g->has_read = true;
         g->last_stable = true;
         g->settled_once = true;
@@ -295,7 +359,7 @@ void gate_unread(gate *g)
     g->last_stable = false;
     g->has_read = g->has_before;
     if (g->has_before)
-        copy_into(&g->read, g->read_histogram, &g->before, g->before_histogram);
+        copy_into(&g->read, &g->before);
     g->has_before = false;
 }
 
@@ -356,13 +420,11 @@ vision_status gate_rebase(gate *g, const vision_image *frame, char *error, size_
                                                g->config.blur_sigma);
     if (status != VISION_OK)
         return vision_fail(error, size, status, "gate: %s", vision_status_message(status));
-    histogram_of(&g->small, g->small_histogram);
     g->has_mask = g->config.keep_change_mask && g->has_before;
     if (g->has_mask)
-        changed_share(&g->before, g->before_histogram, &g->small, g->small_histogram,
-                      g->config.pixel_threshold, &g->mask);
-    copy_into(&g->read, g->read_histogram, &g->small, g->small_histogram);
-    copy_into(&g->anchor, g->anchor_histogram, &g->small, g->small_histogram);
+        changed_share(g, &g->before, &g->small, &g->mask);
+    copy_into(&g->read, &g->small);
+    copy_into(&g->anchor, &g->small);
     return VISION_OK;
 }
 

@@ -1,5 +1,6 @@
 /* The motion gate on synthetic frames at 10 frames a second: a still table, a moving blob, a
- * blob that stops and rests, noise, a change of the light, a hand that comes and goes. */
+ * blob that stops and rests, noise, a change of the light, a hand that comes and goes, a tile
+ * laid on a dark mat a fifth covered. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,7 +27,10 @@ typedef struct scene {
     double gain, offset; /* the light: level * gain + offset */
     double noise;        /* uniform noise of +-noise grey levels per pixel and channel */
     blob blobs[2];
+    int tiles;           /* > 0: a dark mat with this many light tiles instead of the squares */
 } scene;
+
+enum { TILE_PX = 40, TILE_PITCH = 48, TILES_A_ROW = WIDTH / TILE_PITCH, TILE_LEVEL = 185 };
 
 static uint64_t noise_state = 0x243f6a8885a308d3ull;
 static double noise_uniform(void)
@@ -44,6 +48,12 @@ static void draw(const scene *s, vision_image *frame)
     for (int y = 0; y < HEIGHT; y++)
         for (int x = 0; x < WIDTH; x++) {
             double level = 60 + ((x / 32 + y / 32) % 2) * 80 + x * 50.0 / WIDTH;
+            if (s->tiles > 0) { /* a mat darker away from the lamp, tiles laid row by row */
+                int k = (y / TILE_PITCH) * TILES_A_ROW + x / TILE_PITCH;
+                bool on_tile = x % TILE_PITCH < TILE_PX && y % TILE_PITCH < TILE_PX &&
+                               x / TILE_PITCH < TILES_A_ROW && k < s->tiles;
+                level = on_tile ? TILE_LEVEL : 50 + x * 12.0 / WIDTH;
+            }
             for (int b = 0; b < 2; b++) {
                 const blob *o = &s->blobs[b];
                 if (o->side && x >= o->x && x < o->x + o->side && y >= o->y &&
@@ -275,6 +285,32 @@ static void test_gate_small_change_without_motion_is_read(void **state)
     assert_int_equal(settle(f), GATE_STABLE);
 }
 
+/* A layout growing over a fifth of the mat: each tile laid is that tile's change, not the
+ * whole layout's (the light was matched by the pictures' 20th and 80th percentiles, and the
+ * 80th leapt from the mat's grey to the tiles'); a lamp brightening it is no change at all. */
+static void test_gate_each_tile_laid_on_a_dark_mat_changes_that_tile(void **state)
+{
+    fixture *f = *state;
+    /* a tile, blurred a pixel of the gate's small copy (8 pixels) each way */
+    double tile_share = (double)((TILE_PX + 16) * (TILE_PX + 16)) / (WIDTH * HEIGHT);
+    f->scene.tiles = 24; /* 12.5% of the picture, then tile by tile to 26.6% */
+    assert_int_equal(settle(f), GATE_STABLE);
+    for (int i = 0; i < 27; i++) {
+        f->scene.tiles++;
+        gate_report report = feed(f);
+        assert_true(report.changed);
+        assert_true(report.change <= tile_share);
+        assert_int_equal(settle(f), GATE_STABLE);
+    }
+    f->scene.gain = 1.2;
+    f->scene.offset = -8;
+    for (int i = 0; i < 10; i++) {
+        gate_report report = feed(f);
+        assert_int_equal(report.state, GATE_IDLE);
+        assert_false(report.changed);
+    }
+}
+
 static void test_gate_reset_and_a_new_size_start_afresh(void **state)
 {
     fixture *f = *state;
@@ -363,6 +399,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_gate_small_change_without_motion_is_read, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_gate_each_tile_laid_on_a_dark_mat_changes_that_tile, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gate_reset_and_a_new_size_start_afresh, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_gate_refuses_bad_config_and_frames, setup, teardown),
