@@ -26,6 +26,7 @@ typedef struct run_request {
     const char *profile;
     const char *db_path;
     int players;        /* 0: the game's default (2) */
+    bool expansion;     /* Expedition Luxor's "New Adventures" (the action tokens) */
     bool json;
     bool watch;         /* at the source's pace, the scoreboard, the default archive */
     bool resume;
@@ -416,6 +417,8 @@ static int run(const cli_command *command, const run_request *request)
     config.tracker.game = request->game;
     config.tracker.options.seats = request->players ? request->players
                                                     : (request->seat_deg_count ? request->seat_deg_count : 2);
+    if (request->expansion)
+        config.tracker.options.flags |= RULES_FLAG_EXPANSION;
     config.tracker.turn_ends_signalled = request->turn_key;
     config.seat_deg_count = request->seat_deg_count;
     memcpy(config.seat_deg, request->seat_deg, sizeof config.seat_deg);
@@ -581,7 +584,7 @@ static int parse(const cli_command *command, int argc, char **argv, bool watch,
 {
     enum {
         OPTION_GAME = 1, OPTION_SOURCE, OPTION_PROFILE, OPTION_DB, OPTION_JSON, OPTION_PLAYERS,
-        OPTION_SEATS_AT, OPTION_RESUME, OPTION_WEB, OPTION_TURN_KEY
+        OPTION_SEATS_AT, OPTION_RESUME, OPTION_WEB, OPTION_TURN_KEY, OPTION_EXPANSION
     };
     static const struct option replay_options[] = {
         {"game", required_argument, NULL, OPTION_GAME},
@@ -590,6 +593,7 @@ static int parse(const cli_command *command, int argc, char **argv, bool watch,
         {"db", required_argument, NULL, OPTION_DB},
         {"json", no_argument, NULL, OPTION_JSON},
         {"players", required_argument, NULL, OPTION_PLAYERS},
+        {"expansion", no_argument, NULL, OPTION_EXPANSION},
         {"seats-at", required_argument, NULL, OPTION_SEATS_AT},
         {NULL, 0, NULL, 0},
     };
@@ -599,6 +603,7 @@ static int parse(const cli_command *command, int argc, char **argv, bool watch,
         {"profile", required_argument, NULL, OPTION_PROFILE},
         {"db", required_argument, NULL, OPTION_DB},
         {"players", required_argument, NULL, OPTION_PLAYERS},
+        {"expansion", no_argument, NULL, OPTION_EXPANSION},
         {"seats-at", required_argument, NULL, OPTION_SEATS_AT},
         {"resume", no_argument, NULL, OPTION_RESUME},
         {"turn-key", no_argument, NULL, OPTION_TURN_KEY},
@@ -634,6 +639,9 @@ static int parse(const cli_command *command, int argc, char **argv, bool watch,
                 return cli_usage_error(command, "--players %s: 2 to 4", optarg);
             request->players = (int)number;
             break;
+        case OPTION_EXPANSION:
+            request->expansion = true;
+            break;
         case OPTION_SEATS_AT: {
             int code = parse_seats_at(command, optarg, request);
             if (code != EXIT_OK)
@@ -667,6 +675,9 @@ static int parse(const cli_command *command, int argc, char **argv, bool watch,
         if (request->resume && request->players)
             return cli_usage_error(command, "--players with --resume: the game's own seats are "
                                             "resumed");
+        if (request->resume && request->expansion)
+            return cli_usage_error(command, "--expansion with --resume: the game's own options "
+                                            "are resumed");
         return EXIT_OK;
     }
     if (!request->game)

@@ -17,9 +17,9 @@
 
 static const cli_command commands[] = {
     {"watch", "watch a table: track, check, score and archive a game",
-     "usage: tablescribe watch [--game G] [--players N] [--source SRC] [--profile P]\n"
-     "                         [--db FILE] [--resume [GAME_ID]] [--seats-at DEG,DEG,..]\n"
-     "                         [--turn-key]\n"
+     "usage: tablescribe watch [--game G] [--players N] [--expansion] [--source SRC]\n"
+     "                         [--profile P] [--db FILE] [--resume [GAME_ID]]\n"
+     "                         [--seats-at DEG,DEG,..] [--turn-key]\n"
      "\n"
      "The main job: watches the table at the source's pace, waits while hands are over it,\n"
      "reads each settled table, checks the moves against the game's rules, and prints the\n"
@@ -40,6 +40,7 @@ static const cli_command commands[] = {
      "\n"
      "  --game G        default expedition-luxor\n"
      "  --players N     2 to 4 (default 2)\n"
+     "  --expansion     the game is played with \"New Adventures\" (the action tokens)\n"
      "  --source SRC    camera[:N], v4l2:/dev/videoN, file:VIDEO, dir:FOLDER, demo[:SEED]\n"
      "  --profile P     the profile taught for this box (tablescribe calibrate)\n"
      "  --db FILE       the archive (default $XDG_DATA_HOME/tablescribe/games.sqlite)\n"
@@ -55,7 +56,7 @@ static const cli_command commands[] = {
      cli_watch, NULL},
     {"replay", "run a recording through the whole pipeline, as fast as it reads",
      "usage: tablescribe replay --game G --source SRC --profile P [--db FILE] [--json]\n"
-     "                          [--players N] [--seats-at DEG,DEG,..]\n"
+     "                          [--players N] [--expansion] [--seats-at DEG,DEG,..]\n"
      "\n"
      "The same pipeline as watch, as fast as the frames can be read (a progress bar on a\n"
      "terminal): prints each committed move in the game's notation with the running scores,\n"
@@ -70,6 +71,7 @@ static const cli_command commands[] = {
      "                  \"game-over\", \"registered\", \"reregistered\", \"unread\"), and an\n"
      "                  \"end\" object with the counts and the scores\n"
      "  --players N     2 to 4 (default 2)\n"
+     "  --expansion     the game is played with \"New Adventures\" (the action tokens)\n"
      "  --seats-at D,.. where the players sit (see tablescribe watch --help)\n",
      cli_replay, NULL},
     {"recognise", "print what a still image shows, as observation JSON",

@@ -68,6 +68,10 @@ run 0 replay --game expedition-luxor --source dir:rec --profile box.yaml
 expect "replay text: the start layout" contains "$out" "start desert@0,0"
 expect "replay text: the scores" contains "$out" "scores: orange"
 expect "replay text: nothing archived without --db" contains "$out" "nothing archived"
+run 0 replay --game expedition-luxor --source dir:rec --profile box.yaml --expansion \
+    --db expansion.sqlite
+expect "replay --expansion: the game archived with its options" \
+    contains "$("$tablescribe" show 1 --db expansion.sqlite)" '"expansion":true'
 
 # ---- bad input: one line, exit 2, nothing archived ----
 run 0 calibrate table --game luxor --profile luxor.yaml
@@ -94,6 +98,7 @@ refuse "not a game" "chess" replay --game chess --source dir:rec --profile box.y
 refuse "--seats-at out of range" "--seats-at" "${replay[@]}" --source dir:rec --profile box.yaml --seats-at 0,400
 refuse "--seats-at against --players" "--seats-at" "${replay[@]}" --source dir:rec --profile box.yaml --seats-at 0,90,180 --players 2
 refuse "watch on a bad demo spec" "demo:-1" watch --profile box.yaml --source demo:-1
+refuse "--expansion with --resume" "--expansion" watch --source dir:rec --profile box.yaml --resume --expansion
 run 2 watch --source dir:rec --profile box.yaml --db none.sqlite --resume && \
     expect "watch --resume with nothing to resume: one line ($err)" one_line "$err"
 
