@@ -1,12 +1,14 @@
 /*
  * bench_replay: the pipeline of `tablescribe replay` on recorded games, one OpenCV thread.
  *
- *   bench_replay [--games N] [--lines L] [--width W --height H] [--seed S] [--keep DIR]
- *                [--min-confidence C] [--sure-confidence C] [--marker-mm M] [--answer]
- *                [--correct] [--unranked] [--turn-key] [--tilt DEG] [--light-elevation DEG]
+ *   bench_replay [--games N] [--lines L] [--players P] [--expansion] [--width W --height H]
+ *                [--seed S] [--keep DIR] [--min-confidence C] [--sure-confidence C]
+ *                [--marker-mm M] [--answer] [--correct] [--unranked] [--turn-key] [--tilt DEG]
+ *                [--light-elevation DEG]
  *
  * A box is taught from one render of the teaching layout (tablescribe calibrate teach); N
- * random 2-player games (default 2), each cut after L lines (default 12), are recorded with
+ * random games of P players (default 2 games of 2 players; --expansion: with "New
+ * Adventures"), each cut after L lines (default 12; 1000 plays them whole), are recorded with
  * hands, a resting hand and a nudged camera (tablescribe render --script, 5 frames a second) at
  * W x H (default 1280 x 720) in child processes, and replayed here through the pipeline as
  * fast as the frames read.
@@ -33,7 +35,8 @@
  * did not read them; a move taken back is counted apart, not false. --turn-key: the players
  * type each turn end of the script (pipeline_end_turn, turn ends signalled: none inferred) as
  * soon as the turn's last hand has left the mat. BENCH_VERBOSE=1 prints each flag with its
- * reason (what the rules could not explain) and each move with its latency. --tilt,
+ * reason (what the rules could not explain), each move with its latency, and each settled table
+ * not read and each new registration with why. --tilt,
  * --light-elevation: every render (the teaching photo and each game's) with the camera tilted
  * so far from looking straight down, the light so high (render's options; drawn from each
  * scene's seed otherwise), to measure how a table set up one way reads.
@@ -270,6 +273,9 @@ static tracker_status correct(pipeline *p, game_run *run, int frame)
 static void on_event(void *context, const pipeline_event *event)
 {
     game_run *run = context;
+    if ((event->kind == PIPELINE_UNREAD || event->kind == PIPELINE_REREGISTERED) &&
+        getenv("BENCH_VERBOSE"))
+        fprintf(stderr, "  %s at %.1f s\n", event->text, event->frame_time_ms / 1000);
     if (event->kind != PIPELINE_TRACKER)
         return;
     const tracker_event *e = event->tracker;
@@ -381,7 +387,8 @@ static int remove_entry(const char *path, const struct stat *info, int flag, str
 
 int main(int argc, char **argv)
 {
-    int games = 2, lines = 12, width = 1280, height = 720;
+    int games = 2, lines = 12, width = 1280, height = 720, players = 2;
+    bool expansion = false;
     unsigned long long seed = 1;
     const char *keep = NULL;
     bool answering = false; /* --answer: the players answer the ambiguous tables */
@@ -400,6 +407,10 @@ int main(int argc, char **argv)
             games = atoi(argv[++i]);
         else if (strcmp(argv[i], "--lines") == 0 && value)
             lines = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--players") == 0 && value)
+            players = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--expansion") == 0)
+            expansion = true;
         else if (strcmp(argv[i], "--width") == 0 && value)
             width = atoi(argv[++i]);
         else if (strcmp(argv[i], "--height") == 0 && value)
@@ -435,17 +446,18 @@ int main(int argc, char **argv)
                 *field = NAN; /* refused below */
         }
         else {
-            fprintf(stderr, "usage: bench_replay [--games N] [--lines L] [--width W --height H] "
+            fprintf(stderr, "usage: bench_replay [--games N] [--lines L] [--players P] "
+                            "[--expansion] [--width W --height H] "
                             "[--seed S] [--keep DIR] [--min-confidence C] "
                             "[--sure-confidence C] [--marker-mm M] [--answer] [--correct] "
                             "[--unranked] [--turn-key] [--tilt DEG] [--light-elevation DEG]\n");
             return 2;
         }
     }
-    if (games < 1 || lines < 2 || width < 64 || height < 64 ||
+    if (games < 1 || lines < 2 || players < 2 || players > 4 || width < 64 || height < 64 ||
         !(min_confidence >= 0 && min_confidence <= 1) ||
         !(sure_confidence >= 0 && sure_confidence <= 1) || marker_mm < 10 || marker_mm > 200) {
-        fprintf(stderr, "bench_replay: --games >= 1, --lines >= 2, a size of 64 or more, "
+        fprintf(stderr, "bench_replay: --games >= 1, --lines >= 2, --players 2..4, a size of 64 or more, "
                         "--min-confidence and --sure-confidence 0..1, --marker-mm 10..200\n");
         return 2;
     }
@@ -470,11 +482,17 @@ int main(int argc, char **argv)
     snprintf(profile_path, sizeof profile_path, "%s/box.yaml", folder);
     snprintf(w, sizeof w, "%d", width);
     snprintf(h, sizeof h, "%d", height);
-    char box[32], marker[16];
+    char box[32], marker[16], seats[8], colours[64] = ""; /* the game's first colours */
+    snprintf(seats, sizeof seats, "%d", players);
+    el_config defaults_el;
+    el_config_default(&defaults_el);
+    for (int s = 0; s < players; s++)
+        snprintf(colours + strlen(colours), sizeof colours - strlen(colours), "%s%s",
+                 s ? "," : "", defaults_el.colours[s]);
     snprintf(box, sizeof box, "%llu", seed);
     snprintf(marker, sizeof marker, "%d", marker_mm);
     /* The table kit as its owner sets it up: markers of this size, recorded in the profile. */
-    if (command("calibrate", "teach", "--print-layout", "--colours", "orange,black", "--out",
+    if (command("calibrate", "teach", "--print-layout", "--colours", colours, "--out",
                 layout, NULL) != 0 ||
         command("calibrate", "table", "--profile", profile_path, "--marker-mm", marker,
                 NULL) != 0 ||
@@ -510,7 +528,8 @@ int main(int argc, char **argv)
         script *whole = calloc(1, sizeof *whole), expected = {0};
         el_config config;
         el_config_default(&config);
-        config.seats = 2;
+        config.seats = players;
+        config.expansion = expansion;
         el_state state;
         el_error el_problem;
         el_init(&state, &config, &el_problem);
@@ -531,7 +550,8 @@ int main(int argc, char **argv)
         if (command("render", "--game", EL_GAME_ID, "--script", script_path, "--out",
                     recording, "--box", box, "--seed", scene, "--fps", "5", "--pause", "1000",
                     "--width", w, "--height", h, "--resting-hand", "--nudge", "--glare", "0",
-                    "--players", "2", "--marker-mm", marker, NULL) != 0) {
+                    "--players", seats, "--marker-mm", marker,
+                    expansion ? "--expansion" : NULL, NULL) != 0) {
             fprintf(stderr, "bench_replay: recording game %d failed\n", g);
             games_skipped++;
             continue;
@@ -558,6 +578,8 @@ int main(int argc, char **argv)
         pc.profile = profile;
         pc.min_confidence = (float)min_confidence;
         pc.sure_confidence = (float)sure_confidence;
+        pc.tracker.options.seats = players;
+        pc.tracker.options.flags = expansion ? RULES_FLAG_EXPANSION : 0;
         pc.tracker.turn_ends_signalled = turn_key;
         pc.tracker.unranked = unranked;
         pc.on_event = on_event;
