@@ -170,6 +170,9 @@ static void fit_light(const vision_image *then, const vision_image *now, double 
                 break;
         }
         median[a] = b * level_of_bin + bin_middle;
+        /* a level that went black or white says only that the light went beyond the sensor */
+        if (b == 0 || b == LIGHT_BINS - 1)
+            count[a] = 0;
     }
     /* two weighted least-squares fits: every level, then those near the first line */
     double gain = 1, offset = 0;
@@ -204,26 +207,6 @@ static void fit_light(const vision_image *then, const vision_image *now, double 
     *offset_out = offset;
 }
 
-/* The pixels of now that differ from then by more than limit grey levels, then's light mapped
- * by predicted; mask (may be NULL) receives 255 where one differs, 0 elsewhere. */
-static int count_changed(const vision_image *then, const vision_image *now,
-                         const int predicted[256], int limit, vision_image *mask)
-{
-    int changed = 0;
-    for (int y = 0; y < now->height; y++) {
-        const uint8_t *a = then->pixels + (size_t)y * (size_t)then->stride;
-        const uint8_t *b = now->pixels + (size_t)y * (size_t)now->stride;
-        uint8_t *m = mask ? mask->pixels + (size_t)y * (size_t)mask->stride : NULL;
-        for (int x = 0; x < now->width; x++) {
-            bool differs = abs((int)b[x] - predicted[a[x]]) > limit;
-            changed += differs;
-            if (m)
-                m[x] = differs ? 255 : 0;
-        }
-    }
-    return changed;
-}
-
 /* The share of pixels of now that differ from then by more than the threshold, then's light
  * mapped onto now's: by fit_light, or left as it is where that explains more of the pixels (a
  * hand's shadow over much of one grey level of the mat bends the fitted line a little, and
@@ -234,18 +217,28 @@ static double changed_share(gate *g, const vision_image *then, const vision_imag
 {
     double threshold = g->config.pixel_threshold, gain, offset;
     fit_light(then, now, threshold, g->light_joint, &gain, &offset);
-    int fitted[256], unchanged[256];
-    for (int level = 0; level < 256; level++) {
-        fitted[level] = (int)lround(gain * level + offset);
-        unchanged[level] = level;
+    int fitted[256];
+    for (int level = 0; level < 256; level++) /* what the sensor can show: 0..255 */
+        fitted[level] = (int)fmin(255, fmax(0, lround(gain * level + offset)));
+    int limit = (int)floor(threshold), unexplained = 0, unfitted = 0;
+    for (int y = 0; y < now->height; y++) {
+        const uint8_t *a = then->pixels + (size_t)y * (size_t)then->stride;
+        const uint8_t *b = now->pixels + (size_t)y * (size_t)now->stride;
+        for (int x = 0; x < now->width; x++) {
+            unexplained += abs((int)b[x] - a[x]) > limit;
+            unfitted += abs((int)b[x] - fitted[a[x]]) > limit;
+        }
     }
-    int limit = (int)floor(threshold);
-    const int *predicted = count_changed(then, now, unchanged, limit, NULL) <=
-                                   count_changed(then, now, fitted, limit, NULL)
-                               ? unchanged
-                               : fitted;
-    int changed = count_changed(then, now, predicted, limit, mask);
-    return (double)changed / (then->width * then->height);
+    bool as_it_was = unexplained <= unfitted;
+    if (mask)
+        for (int y = 0; y < now->height; y++) {
+            const uint8_t *a = then->pixels + (size_t)y * (size_t)then->stride;
+            const uint8_t *b = now->pixels + (size_t)y * (size_t)now->stride;
+            uint8_t *m = mask->pixels + (size_t)y * (size_t)mask->stride;
+            for (int x = 0; x < now->width; x++)
+                m[x] = abs((int)b[x] - (as_it_was ? a[x] : fitted[a[x]])) > limit ? 255 : 0;
+        }
+    return (double)(as_it_was ? unexplained : unfitted) / (then->width * then->height);
 }
 
 /* Copies a small copy into another of its size (allocated by gate_feed). */

@@ -21,8 +21,9 @@
  * A hand resting still over the table looks like any other settled change: STABLE fires with
  * changed set. The gate cannot tell; the tracker, which reads the frame, can (the recogniser
  * reports what a hand covers as unknown). A change of the overall light (a lamp, a cloud, the
- * camera's exposure) is matched away: the 20th and 80th percentiles of the grey levels of the
- * two copies are mapped onto each other (gain and offset) before pixels are compared.
+ * camera's exposure) is matched away: a gain and an offset fitted to the two copies' pixels,
+ * grey level by grey level, map one onto the other before pixels are compared (or the light is
+ * left as it was, where that explains more of them).
  */
 #ifndef TS_GATE_H
 #define TS_GATE_H

@@ -243,6 +243,15 @@ static void test_gate_global_brightness_change_is_not_motion(void **state)
     }
 }
 
+/* A lamp that clips the lightest squares at white: what went white says nothing of the light,
+ * and the rest is matched as for any lamp. */
+static void test_gate_light_whitening_part_of_the_table_is_not_motion(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(settle(f), GATE_STABLE);
+    assert_light_change_is_no_change(f, 1.3, 12);
+}
+
 /* A hand comes and goes without moving anything: busy, then idle, nothing to read. */
 static void test_gate_hand_that_leaves_nothing_changed_is_idle(void **state)
 {
@@ -394,6 +403,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_gate_global_brightness_change_is_not_motion, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_gate_light_whitening_part_of_the_table_is_not_motion, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gate_hand_that_leaves_nothing_changed_is_idle, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_gate_resting_hand_is_reported_as_changed, setup,
