@@ -457,7 +457,8 @@ int main(int argc, char **argv)
     if (games < 1 || lines < 2 || players < 2 || players > 4 || width < 64 || height < 64 ||
         !(min_confidence >= 0 && min_confidence <= 1) ||
         !(sure_confidence >= 0 && sure_confidence <= 1) || marker_mm < 10 || marker_mm > 200) {
-        fprintf(stderr, "bench_replay: --games >= 1, --lines >= 2, --players 2..4, a size of 64 or more, "
+        fprintf(stderr, "bench_replay: --games >= 1, --lines >= 2, --players 2..4, a size of "
+                        "64 or more, "
                         "--min-confidence and --sure-confidence 0..1, --marker-mm 10..200\n");
         return 2;
     }

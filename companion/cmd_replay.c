@@ -417,8 +417,12 @@ static int run(const cli_command *command, const run_request *request)
     config.tracker.game = request->game;
     config.tracker.options.seats = request->players ? request->players
                                                     : (request->seat_deg_count ? request->seat_deg_count : 2);
-    if (request->expansion)
+    if (request->expansion) {
+        const rules_game *game = rules_game_find(request->game);
+        if (code == EXIT_OK && game && !(game->flags & RULES_FLAG_EXPANSION))
+            code = cli_usage_error(command, "%s has no --expansion", game->title);
         config.tracker.options.flags |= RULES_FLAG_EXPANSION;
+    }
     config.tracker.turn_ends_signalled = request->turn_key;
     config.seat_deg_count = request->seat_deg_count;
     memcpy(config.seat_deg, request->seat_deg, sizeof config.seat_deg);

@@ -40,7 +40,8 @@ static const cli_command commands[] = {
      "\n"
      "  --game G        default expedition-luxor\n"
      "  --players N     2 to 4 (default 2)\n"
-     "  --expansion     the game is played with \"New Adventures\" (the action tokens)\n"
+     "  --expansion     Expedition Luxor's \"New Adventures\" (the action tokens); a\n"
+     "                  resumed game keeps its own\n"
      "  --source SRC    camera[:N], v4l2:/dev/videoN, file:VIDEO, dir:FOLDER, demo[:SEED]\n"
      "  --profile P     the profile taught for this box (tablescribe calibrate)\n"
      "  --db FILE       the archive (default $XDG_DATA_HOME/tablescribe/games.sqlite)\n"
@@ -71,7 +72,8 @@ static const cli_command commands[] = {
      "                  \"game-over\", \"registered\", \"reregistered\", \"unread\"), and an\n"
      "                  \"end\" object with the counts and the scores\n"
      "  --players N     2 to 4 (default 2)\n"
-     "  --expansion     the game is played with \"New Adventures\" (the action tokens)\n"
+     "  --expansion     Expedition Luxor's \"New Adventures\" (the action tokens); a\n"
+     "                  resumed game keeps its own\n"
      "  --seats-at D,.. where the players sit (see tablescribe watch --help)\n",
      cli_replay, NULL},
     {"recognise", "print what a still image shows, as observation JSON",
