@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* fit_light's grey levels, two to a bin */
-enum { LIGHT_BINS = 128, LIGHT_BIN_LEVELS = 256 / LIGHT_BINS };
+enum { LIGHT_BINS = 128, LIGHT_BIN_LEVELS = 256 / LIGHT_BINS, LIGHT_HEAVIEST = 12 };
 
 struct gate {
     gate_config config;
@@ -136,9 +136,9 @@ static int histogram_quantile(const int histogram[256], int total, double q)
 
 /*
  * The light of now against then's: now ~ gain * then + offset, fitted to the pixels themselves.
- * For each grey level of then (in LIGHT_BINS bins), the median of now where then has it; a line
- * through those medians, each weighed by its pixels, fitted again without the levels that lie
- * far from the first line. Medians, because a hand or a moved piece changes a minority of the
+ * For each grey level of then (in LIGHT_BINS bins), the median of now where then has it; the
+ * line through those medians that the levels holding the most pixels agree with (below), then
+ * fitted by least squares to those levels, each weighed by its pixels. Medians, because a hand or a moved piece changes a minority of the
  * pixels of each level while a lamp or the exposure changes them all; a gain and an offset,
  * because a light change is both (brighter light scales, a changed black level or haze
  * offsets). The 20th and 80th percentiles of the two pictures, matched before, fail on a table
@@ -174,24 +174,65 @@ static void fit_light(const vision_image *then, const vision_image *now, double 
         if (b == 0 || b == LIGHT_BINS - 1)
             count[a] = 0;
     }
-    /* two weighted least-squares fits: every level, then those near the first line */
-    double gain = 1, offset = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        double w = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, lowest = 256, highest = -1;
-        for (int a = 0; a < LIGHT_BINS; a++) {
-            double x = a * level_of_bin + bin_middle, y = median[a];
-            if (count[a] == 0 || (pass == 1 && fabs(y - (gain * x + offset)) > threshold))
-                continue;
-            w += count[a];
-            sx += count[a] * x;
-            sy += count[a] * y;
-            sxx += count[a] * x * x;
-            sxy += count[a] * x * y;
-            lowest = fmin(lowest, x);
-            highest = fmax(highest, x);
+    /* The line most pixels agree with: tried through every two of the heaviest levels (and
+     * with gain 1 through each), it is the one whose levels within the threshold of it hold
+     * the most pixels; a lid lifted off, a third of the picture at a grey of its own, then
+     * counts as one level that disagrees, where a least-squares line through every level
+     * bends towards it. */
+    int heavy[LIGHT_HEAVIEST], heavy_count = 0;
+    for (int a = 0; a < LIGHT_BINS; a++) {
+        if (count[a] == 0 ||
+            (heavy_count == LIGHT_HEAVIEST && count[heavy[LIGHT_HEAVIEST - 1]] >= count[a]))
+            continue;
+        /* kept heaviest first: the lightest kept gives way */
+        int at = heavy_count < LIGHT_HEAVIEST ? heavy_count++ : LIGHT_HEAVIEST - 1;
+        while (at > 0 && count[heavy[at - 1]] < count[a]) {
+            heavy[at] = heavy[at - 1];
+            at--;
         }
-        if (w == 0)
-            break;
+        heavy[at] = a;
+    }
+    double gain = 1, offset = 0;
+    long best = -1;
+    for (int i = 0; i < heavy_count; i++)
+        for (int j = i; j < heavy_count; j++) {
+            double xi = heavy[i] * level_of_bin + bin_middle;
+            double xj = heavy[j] * level_of_bin + bin_middle;
+            double g = 1, o;
+            if (j != i) {
+                if (fabs(xj - xi) < 8)
+                    continue;
+                g = (median[heavy[j]] - median[heavy[i]]) / (xj - xi);
+                if (g < 0.5 || g > 2)
+                    continue;
+            }
+            o = median[heavy[i]] - g * xi;
+            long agree = 0;
+            for (int a = 0; a < LIGHT_BINS; a++)
+                if (count[a] > 0 &&
+                    fabs(median[a] - (g * (a * level_of_bin + bin_middle) + o)) <= threshold)
+                    agree += count[a];
+            if (agree > best) {
+                best = agree;
+                gain = g;
+                offset = o;
+            }
+        }
+    /* then a weighted least-squares line through the levels that agree with it */
+    double w = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, lowest = 256, highest = -1;
+    for (int a = 0; a < LIGHT_BINS; a++) {
+        double x = a * level_of_bin + bin_middle, y = median[a];
+        if (count[a] == 0 || fabs(y - (gain * x + offset)) > threshold)
+            continue;
+        w += count[a];
+        sx += count[a] * x;
+        sy += count[a] * y;
+        sxx += count[a] * x * x;
+        sxy += count[a] * x * y;
+        lowest = fmin(lowest, x);
+        highest = fmax(highest, x);
+    }
+    if (w > 0) {
         double spread = sxx - sx * sx / w;
         gain = 1;
         /* A nearly flat picture says nothing of a gain: its offset alone is matched. Light

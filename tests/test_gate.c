@@ -271,6 +271,25 @@ static void test_gate_hand_that_leaves_nothing_changed_is_idle(void **state)
     }
 }
 
+/* A white box lid a third of the table, lifted off as a lamp comes on: the light is fitted
+ * without the lid's grey level, which no longer shows the light (left in, it bends the fitted
+ * line and the whole table reads as changed). */
+static void test_gate_lid_lifted_as_the_lamp_comes_on_changes_the_lid(void **state)
+{
+    fixture *f = *state;
+    f->scene.blobs[0] = (blob){100, 60, 330, 250};
+    assert_int_equal(settle(f), GATE_STABLE);
+    /* the lid, and its outline blurred two pixels of the gate's small copy (8 pixels) each way */
+    double lid = 330.0 * 330.0 / (WIDTH * HEIGHT);
+    double edge = (362.0 * 362.0 - 330.0 * 330.0) / (WIDTH * HEIGHT);
+    f->scene.blobs[0].side = 0;
+    f->scene.gain = 1.15;
+    f->scene.offset = 5;
+    gate_report report = feed(f);
+    assert_true(report.change >= lid - edge);
+    assert_true(report.change <= lid + edge);
+}
+
 /* A hand resting still looks like a settled change: STABLE with changed, for the tracker to
  * judge; when it leaves, the table differs from that read and is STABLE again. */
 static void test_gate_resting_hand_is_reported_as_changed(void **state)
@@ -407,6 +426,8 @@ int main(void)
             test_gate_light_whitening_part_of_the_table_is_not_motion, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gate_hand_that_leaves_nothing_changed_is_idle, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_gate_lid_lifted_as_the_lamp_comes_on_changes_the_lid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gate_resting_hand_is_reported_as_changed, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_gate_small_change_without_motion_is_read, setup,
