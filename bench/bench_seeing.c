@@ -1564,9 +1564,10 @@ static int teaching(int boxes, uint64_t seed)
             fprintf(stderr, "bench_seeing: %d/%d boxes, %d not taught, %.0f s\n", b + 1, boxes,
                     untaught, bench_seconds() - started);
     }
-    printf("  taught from the first photo: %d; the second: %d; the third: %d; the fourth: %d; "
-           "not taught in %d photos: %d\n",
-           taken_at[0], taken_at[1], taken_at[2], taken_at[3], TEACH_TAKES, untaught);
+    printf("  taught from photo");
+    for (int take = 0; take < TEACH_TAKES; take++)
+        printf("%s %d: %d", take ? ";" : "", take + 1, taken_at[take]);
+    printf("; not taught in %d photos: %d\n", TEACH_TAKES, untaught);
     printf("  photos refused: %d, by what the learner said (numbers as N, colours as <colour>):\n",
            refusals);
     for (int done = 0; done < kind_count; done++) { /* most said first */

@@ -250,8 +250,8 @@ static void fit_light(const vision_image *then, const vision_image *now, double 
 
 /* The share of pixels of now that differ from then by more than the threshold, then's light
  * mapped onto now's: by fit_light, or left as it is where that explains more of the pixels (a
- * hand's shadow over much of one grey level of the mat bends the fitted line a little, and
- * the arm's outline at the mat's edge then grows). mask (may be NULL; now's size) receives
+ * fitted line alone knew the acting arm's side at fewer tables: its outline at the mat's edge
+ * grew where a hand's shadow covered much of one grey level of the mat; bench/README.md). mask (may be NULL; now's size) receives
  * 255 where a pixel differs, 0 elsewhere. */
 static double changed_share(gate *g, const vision_image *then, const vision_image *now,
                             vision_image *mask)

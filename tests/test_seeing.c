@@ -294,6 +294,17 @@ static void test_seeing_patch_distance_leaves_out_the_pieces(void **state)
     assert_true(match.outliers >= 10.0 / EL_PATCH);
 }
 
+/* Teaching takes this photo of truth into model. */
+static void assert_teaching_taken(const photo *p, const vision_el_observation *truth,
+                                  vision_el_model *model)
+{
+    char error[256] = "";
+    vision_status status = vision_el_learn(&p->frame, &p->registration, &p->config.mat, truth,
+                                           model, error, sizeof error);
+    if (status != VISION_OK)
+        fail_msg("teaching refused the photo: %s", error);
+}
+
 static void test_seeing_types_read_back_from_the_teaching_photo(void **state)
 {
     (void)state;
@@ -304,9 +315,7 @@ static void test_seeing_types_read_back_from_the_teaching_photo(void **state)
     static vision_el_model model;
     vision_el_model_init(&model);
     char error[256];
-    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &layout, &model,
-                                     error, sizeof error),
-                     VISION_OK);
+    assert_teaching_taken(&p, &layout, &model);
     assert_int_equal(model.images, 1);
     /* the adventurers' diameter is what this photo's stacks measure, their height the game's */
     assert_true(fabs(model.piece_diameter_mm - p.info.piece_diameter_mm) < 1.0);
@@ -377,9 +386,7 @@ static void test_seeing_reads_the_tokens_by_their_palettes(void **state)
     take(&teach, &layout, 1, 7);
     vision_el_model_init(&model);
     char error[256] = "";
-    assert_int_equal(vision_el_learn(&teach.frame, &teach.registration, &teach.config.mat,
-                                     &layout, &model, error, sizeof error),
-                     VISION_OK);
+    assert_teaching_taken(&teach, &layout, &model);
     /* A second photo adds to the palettes, and so does one taught into a model that has
      * token samples but no palette (a profile of format 1): the shares still make a whole. */
     photo again;
@@ -387,12 +394,8 @@ static void test_seeing_reads_the_tokens_by_their_palettes(void **state)
     static vision_el_model without;
     without = model;
     memset(without.token_palette_share, 0, sizeof without.token_palette_share);
-    assert_int_equal(vision_el_learn(&again.frame, &again.registration, &again.config.mat,
-                                     &layout, &model, error, sizeof error),
-                     VISION_OK);
-    assert_int_equal(vision_el_learn(&again.frame, &again.registration, &again.config.mat,
-                                     &layout, &without, error, sizeof error),
-                     VISION_OK);
+    assert_teaching_taken(&again, &layout, &model);
+    assert_teaching_taken(&again, &layout, &without);
     vision_image_free(&again.frame);
     for (int token = EL_BOAT; token <= EL_SNAKES; token++) {
         float shares = 0.0f, fresh = 0.0f;
@@ -480,13 +483,8 @@ static void test_seeing_teaches_from_a_second_photo_without_stacks(void **state)
     take(&first, &layout, 1, 7);
     take(&second, &bare, 1, 8);
     vision_el_model_init(&model);
-    char error[256] = "";
-    assert_int_equal(vision_el_learn(&first.frame, &first.registration, &first.config.mat,
-                                     &layout, &model, error, sizeof error),
-                     VISION_OK);
-    assert_int_equal(vision_el_learn(&second.frame, &second.registration, &second.config.mat,
-                                     &bare, &model, error, sizeof error),
-                     VISION_OK);
+    assert_teaching_taken(&first, &layout, &model);
+    assert_teaching_taken(&second, &bare, &model);
     assert_int_equal(model.images, 2);
     assert_int_equal(model.type_samples[EL_DESERT_CAMP], 1 + 5); /* the camps now clear */
     vision_image_free(&first.frame);
@@ -511,9 +509,7 @@ static void test_seeing_teaching_keeps_the_tops_that_read_back(void **state)
     char error[256];
     static vision_el_model model;
     vision_el_model_init(&model);
-    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &layout, &model,
-                                     error, sizeof error),
-                     VISION_OK);
+    assert_teaching_taken(&p, &layout, &model);
     int grey = -1;
     for (int i = 0; i < model.colour_count; i++)
         if (strcmp(model.colours[i], "grey") == 0)
@@ -631,10 +627,7 @@ static void test_seeing_teaching_takes_the_truth_for_a_tile_like_the_mat(void **
     assert_true(grid.tiles < layout.tile_count); /* the premise: a tile the grid does not see */
     el_table_free(&table);
     vision_el_model_init(&model);
-    char error[256] = "";
-    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &layout, &model,
-                                     error, sizeof error),
-                     VISION_OK);
+    assert_teaching_taken(&p, &layout, &model);
     assert_int_equal(model.images, 1);
     assert_true(model.type_samples[EL_OASIS_TEMPLE] > 0);
     vision_image_free(&p.frame);
@@ -657,15 +650,10 @@ static void test_seeing_teaching_places_a_truth_with_negative_rows(void **state)
     }
     photo p;
     take(&p, &layout, 2, 4);
-    char error[256] = "";
     vision_el_model_init(&model);
-    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &layout, &model,
-                                     error, sizeof error),
-                     VISION_OK);
+    assert_teaching_taken(&p, &layout, &model);
     vision_el_model_init(&model_shifted);
-    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &shifted,
-                                     &model_shifted, error, sizeof error),
-                     VISION_OK);
+    assert_teaching_taken(&p, &shifted, &model_shifted);
     assert_memory_equal(&model, &model_shifted, sizeof model);
     vision_image_free(&p.frame);
 }
@@ -699,10 +687,7 @@ static void test_seeing_grid_keeps_the_layout_over_a_larger_glare(void **state)
     assert_true(grid.tiles >= layout.tile_count - 2);
     el_table_free(&table);
     vision_el_model_init(&model);
-    char error[256] = "";
-    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &layout, &model,
-                                     error, sizeof error),
-                     VISION_OK);
+    assert_teaching_taken(&p, &layout, &model);
     vision_image_free(&p.frame);
 }
 
@@ -749,10 +734,7 @@ static void test_seeing_refuses_a_photo_that_does_not_read_back(void **state)
     vision_el_model_init(&model);
     assert_teaching_refused(&p, &layout, &model, "reads back only");
     /* The same photo with its whole truth is taught. */
-    char error[256] = "";
-    assert_int_equal(vision_el_learn(&p.frame, &p.registration, &p.config.mat, &shown, &model,
-                                     error, sizeof error),
-                     VISION_OK);
+    assert_teaching_taken(&p, &shown, &model);
     assert_int_equal(model.images, 1);
     vision_image_free(&p.frame);
 }

@@ -273,10 +273,16 @@ static vision_status learn_diameter(const vision_registration *registration,
     return VISION_OK;
 }
 
+/* Whether (r, c) is a cell of the grid. */
+static bool on_grid(const el_grid *grid, int r, int c)
+{
+    return r >= 0 && c >= 0 && r < grid->rows && c < grid->cols;
+}
+
 /* Whether the grid holds a tile at (r, c); false off the grid. */
 static bool held(const el_grid *grid, int r, int c)
 {
-    return r >= 0 && c >= 0 && r < grid->rows && c < grid->cols && grid->tile[r][c];
+    return on_grid(grid, r, c) && grid->tile[r][c];
 }
 
 /* Finds the grid and where the truth lies on it (truth row r, column c at grid row row0 + r,
@@ -330,8 +336,7 @@ static vision_status place_truth(const el_table *table, const vision_mat *mat,
             beside = abs(dr) + abs(dc) == 1 &&
                      held(grid, *row0 + truth->tiles[j].row, *col0 + truth->tiles[j].col);
         }
-        bool on_grid = r >= 0 && c >= 0 && r < grid->rows && c < grid->cols;
-        if (on_grid && beside && unseen_count < TRUTH_UNSEEN_MOST &&
+        if (on_grid(grid, r, c) && beside && unseen_count < TRUTH_UNSEEN_MOST &&
             el_cell_foreground(table, grid, mat, r, c) >= TRUTH_UNSEEN_SHOWS) {
             unseen[i] = true;
             unseen_count++;
