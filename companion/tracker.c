@@ -634,51 +634,136 @@ static tracker_status append_action(tracker *t, hypothesis *game, void *state, c
 }
 
 /*
- * The players said the turn is over while hypotheses wait: each closes its turn, so that the
- * next seat's actions are explained from there (with turn ends signalled, no explanation ends
- * a turn by itself). Those that cannot end the turn yet are dropped; when none can, the end
- * stays owed.
+ * Closes the turn of a game waiting as a hypothesis (its state at state): the end, then what
+ * the rules force after it (the next seat's pass), as the committed game's commit_forced
+ * would. *closed false, the game left half-changed, when the turn cannot end yet or the lines
+ * do not fit (the game is then dropped, as a hypothesis past the limit).
  */
-static tracker_status end_hypotheses_turn(tracker *t)
+static tracker_status close_hypothesis(tracker *t, hypothesis *game, void *state, bool *closed)
 {
-    int kept = 0;
-    for (int h = 0; h < t->hypothesis_count; h++) {
-        hypothesis *game = &t->hypotheses[h];
-        void *state = state_at(t, t->states, h);
-        char line[RULES_EXPLANATION_TEXT];
-        if (!t->engine->close_turn(state, line, sizeof line))
-            continue;
-        /* the end, then what the rules force after it (the next seat's pass), as the
-         * committed game's commit_forced would */
-        bool room = true;
-        tracker_status status = TRACKER_OK;
-        do
-            status = append_action(t, game, state, line, &room);
-        while (status == TRACKER_OK && room && t->engine->forced(state, line, sizeof line));
+    char line[RULES_EXPLANATION_TEXT];
+    *closed = false;
+    if (!t->engine->close_turn(state, line, sizeof line))
+        return TRACKER_OK;
+    bool room = true;
+    tracker_status status = TRACKER_OK;
+    do
+        status = append_action(t, game, state, line, &room);
+    while (status == TRACKER_OK && room && t->engine->forced(state, line, sizeof line));
+    *closed = status == TRACKER_OK && room;
+    return status;
+}
+
+/*
+ * Adds to the children the game of hypothesis h (its state at state) with its turn closed,
+ * and, when the table last read (observation, NULL: none) is given, the same game with each
+ * action the seat may have played unseen before the end (rules_engine.hidden_actions: a token
+ * only the stacks' heights show), ranked as the end alone. *hidden: such actions were added.
+ */
+static tracker_status close_with_hidden(tracker *t, const hypothesis *h, const void *state,
+                                        const void *observation, bool *hidden)
+{
+    rules_reconciled *r = t->reconciled;
+    r->count = 0;
+    if (observation && t->engine->hidden_actions)
+        t->engine->hidden_actions(state, observation, r);
+    for (int k = -1; k < r->count && t->child_count < HYPOTHESES_MAX; k++) {
+        hypothesis *child = &t->children[t->child_count];
+        void *child_state = state_at(t, t->child_states, t->child_count);
+        *child = *h;
+        memcpy(child_state, state, t->engine->state_size);
+        if (k >= 0) {
+            const char *line = r->candidates[k].lines;
+            size_t used = strlen(child->lines);
+            rules_played played;
+            char reason[256];
+            if (used + 1 + strlen(line) >= sizeof child->lines)
+                continue;
+            if (t->engine->play_line(child_state, line, &played, reason, sizeof reason) !=
+                RULES_OK)
+                return fail(t, TRACKER_BAD_INPUT, "the rules refused their own '%.80s': %.120s",
+                            line, reason);
+            snprintf(child->lines + used, sizeof child->lines - used, "%s%s", used ? "\n" : "",
+                     line);
+            child->actions += r->candidates[k].actions; /* 0: the table does not show it */
+        }
+        bool closed;
+        tracker_status status = close_hypothesis(t, child, child_state, &closed);
         if (status != TRACKER_OK)
             return status;
-        if (!room)
-            continue; /* too long to carry: dropped, as a hypothesis past the limit */
-        if (kept != h) {
-            t->hypotheses[kept] = *game;
-            memcpy(state_at(t, t->states, kept), state, t->engine->state_size);
-        }
-        kept++;
-    }
-    t->end_owed = kept == 0;
-    if (kept > 0) {
-        t->choosable &= kept == t->hypothesis_count; /* else the flag's numbers are stale */
-        t->hypothesis_count = kept;
-        t->ends_carried++;
+        if (!closed)
+            continue;
+        if (observation && t->engine->support)
+            child->support = t->engine->support(child_state, observation);
+        *hidden |= k >= 0;
+        t->child_count++;
     }
     return TRACKER_OK;
+}
+
+/*
+ * The players said the turn is over while hypotheses wait (or the committed game's end may hide
+ * a token: then it is the one hypothesis given): each closes its turn, so that the next seat's
+ * actions are explained from there (with turn ends signalled, no explanation ends a turn by
+ * itself). Those that cannot end the turn yet are dropped; when none can, the end stays owed.
+ * Where the table last read (observation) leaves room for a token played unseen before the
+ * end, the game with it waits beside the game without, and the players are asked.
+ */
+static tracker_status end_hypotheses_turn(tracker *t, const void *observation,
+                                          const tracker_table *table)
+{
+    t->child_count = 0;
+    bool hidden = false;
+    for (int h = 0; h < t->hypothesis_count; h++) {
+        tracker_status status = close_with_hidden(t, &t->hypotheses[h],
+                                                  state_at(t, t->states, h), observation,
+                                                  &hidden);
+        if (status != TRACKER_OK)
+            return status;
+    }
+    int kept = t->child_count;
+    t->end_owed = kept == 0;
+    if (kept == 0)
+        return TRACKER_OK;
+    t->choosable = hidden || (t->choosable && kept == t->hypothesis_count); /* else the flag's
+                                                                            numbers are stale */
+    for (int k = 0; k < kept; k++) {
+        t->hypotheses[k] = t->children[k];
+        memcpy(state_at(t, t->states, k), state_at(t, t->child_states, k),
+               t->engine->state_size);
+    }
+    t->child_count = 0;
+    t->hypothesis_count = kept;
+    t->ends_carried++;
+    t->pending = true;
+    if (!hidden)
+        return TRACKER_OK;
+    int all[HYPOTHESES_MAX];
+    for (int k = 0; k < kept; k++)
+        all[k] = k;
+    char listed[TRACKER_TEXT_MAX];
+    list_candidates(t->hypotheses, all, kept, listed, sizeof listed);
+    return raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table);
+}
+
+/* The table last read, with what the players' word showed the camera misreads taken out; NULL
+ * when none was read (or the game cannot forgive, which keeps no reading). */
+static const void *last_reading(tracker *t, const tracker_table *table)
+{
+    if (table->observation)
+        return table->observation; /* the table just taken, forgiven already */
+    if (!t->have_reading)
+        return NULL;
+    memcpy(t->forgiven, t->reading, t->engine->observation_size);
+    t->engine->forgive(t->state, t->misreads, t->forgiven);
+    return t->forgiven;
 }
 
 /* The players said the turn is over: close it once the table is settled. */
 static tracker_status take_turn_end(tracker *t, const tracker_table *table)
 {
     if (t->pending && t->hypothesis_count > 0)
-        return end_hypotheses_turn(t);
+        return end_hypotheses_turn(t, last_reading(t, table), table);
     if (t->pending) {
         t->end_owed = true;
         return TRACKER_OK;
@@ -692,6 +777,19 @@ static tracker_status take_turn_end(tracker *t, const tracker_table *table)
         snprintf(reason, sizeof reason, "turn end: %s cannot end the turn before acting",
                  t->engine->colour(t->state, t->engine->active_seat(t->state)));
         return raise_flag(t, TRACKER_FLAG_TURN_END, reason, table);
+    }
+    /* A token the table may not show: the end alone is one game of several, each waiting as
+     * a hypothesis until the players (or a later table) tell which. */
+    const void *observation = last_reading(t, table);
+    if (observation && t->engine->hidden_actions) {
+        t->engine->hidden_actions(t->state, observation, t->reconciled);
+        if (t->reconciled->count > 0) {
+            t->hypotheses[0] = (hypothesis){.parent = -1};
+            memcpy(state_at(t, t->states, 0), t->state, t->engine->state_size);
+            t->hypothesis_count = 1;
+            t->choosable = false;
+            return end_hypotheses_turn(t, observation, table);
+        }
     }
     tracker_status status = commit(t, line, table, false);
     return status == TRACKER_OK ? commit_forced(t, table) : status;

@@ -283,6 +283,8 @@ typedef struct el_explanation {
     int count;
     el_move moves[EL_EXPLAIN_MAX_MOVES]; /* in order, from the given state */
     int turns_ended;                     /* `end` and `pass` among them */
+    int hidden; /* token moves among them that change no top and lay no token: only the
+                   stacks' heights show them, so a table never shows one less likely */
 } el_explanation;
 
 typedef enum {
@@ -309,7 +311,8 @@ typedef struct el_reconcile_result {
 
 /*
  * Which legal action sequences of the current and following turns lead from the state to
- * something that looks like the observation? Ranked: fewer turns ended first, then fewer moves.
+ * something that looks like the observation? Ranked: fewer turns ended first, then fewer moves
+ * (hidden token moves not counted: el_explanation.hidden).
  * Sequences that lead to the same game count once. Unseen fields and unknown cells match
  * anything; a tile of unseen type is a tile of any type (a new one must still be placed). The
  * observation's translation is found by aligning the tiles already known.
@@ -325,6 +328,18 @@ void el_reconcile(const el_state *state, const el_observation *observation,
  * how much lower is how much less likely the picture thinks them.
  */
 int el_support(const el_state *state, const el_observation *observation);
+
+/*
+ * The action tokens the active seat may have played since the table was observed as the state
+ * has it, without the table showing it: the token moves legal now after which the observation
+ * still matches (a sandstorm or caravan from a mountain that keeps its top onto a stack of the
+ * seat's own colour, where the camera could not read the heights). Written to moves (at most
+ * max), their number returned; 0 when the observation is not the state's table or no token
+ * may be played. Asked before a turn's end is taken: the end alone is then one game of
+ * several.
+ */
+size_t el_hidden_tokens(const el_state *state, const el_observation *observation,
+                        el_move *moves, size_t max);
 
 /*
  * What the players corrected. When the camera misreads a cell the same way on every table (a

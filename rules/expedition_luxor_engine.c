@@ -180,6 +180,26 @@ static void el_engine_reconcile(const void *state, const void *observation,
             add_line(out, replay.config.colours[replay.active], action);
             el_apply(&replay, &explanation->moves[m], NULL);
         }
+        out->actions -= explanation->hidden;
+    }
+}
+
+static void el_engine_hidden_actions(const void *state, const void *observation,
+                                     rules_reconciled *result)
+{
+    const el_state *game = state;
+    memset(result, 0, sizeof *result);
+    el_move moves[RULES_CANDIDATES + 1];
+    size_t count = el_hidden_tokens(game, observation, moves, RULES_CANDIDATES + 1);
+    result->answer = count ? RULES_AMBIGUOUS : RULES_UNCHANGED;
+    result->more = count > RULES_CANDIDATES;
+    count = result->more ? RULES_CANDIDATES : count;
+    result->count = (int)count;
+    for (size_t k = 0; k < count; k++) {
+        char action[64];
+        el_format_move(&moves[k], action, sizeof action);
+        add_line(&result->candidates[k], game->config.colours[game->active], action);
+        result->candidates[k].actions = 0; /* the table does not show it */
     }
 }
 
@@ -290,4 +310,5 @@ const rules_engine el_engine = {
     .format_misreads = el_engine_format_misreads,
     .parse_misreads = el_engine_parse_misreads,
     .close_turn = el_engine_close_turn,
+    .hidden_actions = el_engine_hidden_actions,
 };

@@ -288,10 +288,12 @@ static bool same_game(const el_state *a, const el_state *b)
            memcmp(a->cells, b->cells, sizeof a->cells) == 0;
 }
 
+/* Fewer turns ended, then fewer moves the table shows: a token that only the heights show
+ * makes a game no less likely, since the camera may not have seen it either way. */
 static bool ranks_before(const el_explanation *a, const el_explanation *b)
 {
     return a->turns_ended != b->turns_ended ? a->turns_ended < b->turns_ended
-                                            : a->count < b->count;
+                                            : a->count - a->hidden < b->count - b->hidden;
 }
 
 /* Keeps the explanation if it is among the EL_EXPLANATIONS best distinct games found; says
@@ -324,6 +326,24 @@ static void record(search *s, const el_state *final)
 
 static void explore(search *s, const el_state *state);
 
+/* The top and the token of a cell: what the camera sees of it besides its tile and height. */
+static bool looks_alike(const el_cell *a, const el_cell *b)
+{
+    int top_a = a->height ? a->stack[a->height - 1] : EL_EMPTY;
+    int top_b = b->height ? b->stack[b->height - 1] : EL_EMPTY;
+    return top_a == top_b && a->token == b->token;
+}
+
+/* A token move that left every top and token as it was (el_explanation.hidden). */
+static bool token_hidden(const el_state *before, const el_state *after, const el_move *move)
+{
+    return move->kind == EL_MOVE_TOKEN &&
+           looks_alike(el_cell_at(before, move->row, move->col),
+                       el_cell_at(after, move->row, move->col)) &&
+           looks_alike(el_cell_at(before, move->from_row, move->from_col),
+                       el_cell_at(after, move->from_row, move->from_col));
+}
+
 static void try_move(search *s, const el_state *state, const el_move *move)
 {
     if (s->path.count >= EL_EXPLAIN_MAX_MOVES || ++s->nodes > SEARCH_NODE_LIMIT) {
@@ -335,14 +355,17 @@ static void try_move(search *s, const el_state *state, const el_move *move)
         !first_visit(s, &next))
         return;
     bool ends = move->kind == EL_MOVE_END || move->kind == EL_MOVE_PASS;
+    bool hidden = token_hidden(state, &next, move);
     s->path.moves[s->path.count++] = *move;
     s->path.turns_ended += ends;
+    s->path.hidden += hidden;
     if (still_possible(s, &next, true))
         record(s, &next);
     else
         explore(s, &next);
     s->path.count--;
     s->path.turns_ended -= ends;
+    s->path.hidden -= hidden;
 }
 
 static bool token_fits_observation(const search *s, const el_move *move)
@@ -614,20 +637,13 @@ el_status el_start_seen(const el_state *state, const el_observation *observation
     return EL_OK;
 }
 
-void el_reconcile(const el_state *state, const el_observation *observation,
-                  el_reconcile_result *result)
+/* The translations that may lay the observation on the state (state = observation + shift):
+ * the first known tile (the reference) lies under some observed tile of its type (or of a type
+ * unread), or under a cell the camera could not read. Returns their number. */
+static int candidate_shifts(const el_state *state, const el_observation *observation,
+                            int shifts[EL_MAX_TILES * 2][2])
 {
-    memset(result, 0, sizeof *result);
-    search s; /* its tables are cleared when a shift aligns, not here: most shifts never do */
-    s.observation = observation;
-    s.result = result;
-    s.nodes = 0;
-
-    /* Candidate shifts: the first known tile (the reference) lies under some observed tile of
-     * its type (or of a type unread), or under a cell the camera could not read. */
-    int shifts[EL_MAX_TILES * 2][2];
     int shift_count = 0;
-    bool unchanged = false;
     int reference_row = 0, reference_col = 0, reference_type = -1;
     for (int row = state->min_row; row <= state->max_row && reference_type < 0 && state->tiles; row++)
         for (int col = state->min_col; col <= state->max_col && reference_type < 0; col++) {
@@ -651,7 +667,20 @@ void el_reconcile(const el_state *state, const el_observation *observation,
         shifts[shift_count][1] = reference_col - observation->unknown[i].col;
         shift_count++;
     }
+    return shift_count;
+}
 
+void el_reconcile(const el_state *state, const el_observation *observation,
+                  el_reconcile_result *result)
+{
+    memset(result, 0, sizeof *result);
+    search s; /* its tables are cleared when a shift aligns, not here: most shifts never do */
+    s.observation = observation;
+    s.result = result;
+    s.nodes = 0;
+    int shifts[EL_MAX_TILES * 2][2];
+    int shift_count = candidate_shifts(state, observation, shifts);
+    bool unchanged = false;
     for (int k = 0; k < shift_count; k++) {
         if (!align(&s, state, shifts[k][0], shifts[k][1]))
             continue;
@@ -676,6 +705,41 @@ void el_reconcile(const el_state *state, const el_observation *observation,
         result->answer = EL_AMBIGUOUS;
     else
         result->answer = EL_EXPLAINED;
+}
+
+size_t el_hidden_tokens(const el_state *state, const el_observation *observation,
+                        el_move *moves, size_t max)
+{
+    if (!state->config.expansion || state->phase != EL_PHASE_PLAY ||
+        state->placed_this_turn == 0 || state->token_this_turn)
+        return 0;
+    el_reconcile_result unused;
+    search s;
+    s.observation = observation;
+    s.result = &unused;
+    int shifts[EL_MAX_TILES * 2][2];
+    int shift_count = candidate_shifts(state, observation, shifts);
+    size_t count = 0;
+    el_move legal[MOVE_BUFFER];
+    for (int k = 0; k < shift_count; k++) {
+        if (!align(&s, state, shifts[k][0], shifts[k][1]) || s.new_count > 0 ||
+            !still_possible(&s, state, true))
+            continue;
+        for (int token = EL_BOAT; token <= EL_CARAVAN; token++) {
+            size_t legal_count = el_legal_token_moves(state, (el_token)token, legal, MOVE_BUFFER);
+            for (size_t m = 0; m < legal_count && m < MOVE_BUFFER; m++) {
+                el_state next = *state;
+                if (el_apply(&next, &legal[m], NULL) != EL_OK || !still_possible(&s, &next, true))
+                    continue;
+                bool listed = false; /* another shift may list it again */
+                for (size_t i = 0; i < count && !listed; i++)
+                    listed = memcmp(&moves[i], &legal[m], sizeof legal[m]) == 0;
+                if (!listed && count < max)
+                    moves[count++] = legal[m];
+            }
+        }
+    }
+    return count;
 }
 
 /* ---- what the players corrected ---- */

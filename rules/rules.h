@@ -108,7 +108,8 @@ const char *rules_answer_name(rules_answer answer);
  * them, none after the last), each with the acting seat's colour as prefix ("black: end"), so
  * that play_line takes each line as it is; the setup (a start layout) has no prefix. */
 typedef struct rules_explanation {
-    int actions;
+    int actions;     /* the actions the table shows (an action only the stacks' heights would
+                        show, which the camera may miss, is not counted): the rank */
     int turns_ended; /* of them, the actions that close a turn */
     char lines[RULES_EXPLANATION_TEXT];
 } rules_explanation;
@@ -196,6 +197,12 @@ typedef struct rules_engine {
      * players say the turn is over ("black: end", or "black: pass" for a seat without tiles);
      * false when the turn cannot end yet (nothing placed) or the game is not being played. */
     bool (*close_turn)(const void *state, char *line, size_t size);
+    /* The actions the active seat may have played unseen before closing its turn: legal now,
+     * and the table still looks like the observation after each (Expedition Luxor: a
+     * sandstorm or caravan onto a stack of the seat's own colour, el_hidden_tokens). Each is
+     * a candidate of one line, in result (answer RULES_AMBIGUOUS when there are any,
+     * RULES_UNCHANGED when none). NULL: the game has none. */
+    void (*hidden_actions)(const void *state, const void *observation, rules_reconciled *result);
 } rules_engine;
 
 typedef struct rules_game {

@@ -725,6 +725,107 @@ static void test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell(void 
     assert_int_equal(r.answer, EL_EXPLAINED);
 }
 
+/* Orange's camp sent 3 adventurers to the mountain at 0,1 and kept 1; in its next turn orange
+ * placed a tile: a sandstorm or a caravan from the mountain onto the camp now leaves every top
+ * as it was. */
+static el_state tokens_may_hide(void)
+{
+    el_state s = test_el_new_game(2, true);
+    play(&s, start_2p);
+    play(&s, (const char *const[]){"desert-camp@0,2 x4 > w 3", "end", "black: desert@2,0",
+                                   "end", "orange: desert@0,3", NULL});
+    return s;
+}
+
+static void unseen_heights(el_observation *o)
+{
+    for (int i = 0; i < o->count; i++)
+        o->tiles[i].height = EL_UNSEEN;
+}
+
+/* The mountain's and the camp's heights unread (the state's smallest row and column are 0, as
+ * the observation's). */
+static void unseen_token_heights(el_observation *o)
+{
+    for (int i = 0; i < o->count; i++)
+        if (o->tiles[i].row == 0 && (o->tiles[i].col == 1 || o->tiles[i].col == 2))
+            o->tiles[i].height = EL_UNSEEN;
+}
+
+/* The tokens a camera that cannot read heights would not see, and none where it reads them. */
+static void test_el_hidden_tokens_are_those_the_table_does_not_show(void **state_)
+{
+    (void)state_;
+    el_state s = tokens_may_hide(), after = s;
+    play(&after, (const char *const[]){"sandstorm 0,1 > 0,2", NULL});
+    el_observation o;
+    el_observe(&after, &o);
+    el_move moves[8];
+    assert_int_equal(el_hidden_tokens(&s, &o, moves, 8), 0); /* the heights show it */
+
+    unseen_heights(&o);
+    size_t count = el_hidden_tokens(&s, &o, moves, 8);
+    char text[2][64];
+    assert_int_equal(count, 2);
+    for (size_t k = 0; k < count; k++)
+        el_format_move(&moves[k], text[k], sizeof text[k]);
+    assert_string_equal(text[0], "sandstorm 0,1 > 0,2");
+    assert_string_equal(text[1], "caravan 0,1 > 0,2");
+    assert_int_equal(el_hidden_tokens(&s, &o, moves, 1), 1); /* at most max */
+
+    /* one the table does show (the snakes lie on their tile) is not hidden */
+    el_state snakes = s;
+    play(&snakes, (const char *const[]){"snakes 0,1 > 1,1", NULL});
+    el_observe(&snakes, &o);
+    unseen_heights(&o);
+    assert_int_equal(el_hidden_tokens(&s, &o, moves, 8), 0);
+
+    /* nor one after the seat's token, or before it placed a tile */
+    el_observe(&after, &o);
+    unseen_heights(&o);
+    assert_int_equal(el_hidden_tokens(&after, &o, moves, 8), 0);
+    el_state early = test_el_new_game(2, true);
+    play(&early, start_2p);
+    play(&early, (const char *const[]){"desert-camp@0,2 x4 > w 3", "end", "black: desert@2,0",
+                                       "end", NULL});
+    el_observe(&early, &o);
+    unseen_heights(&o);
+    assert_int_equal(el_hidden_tokens(&early, &o, moves, 8), 0);
+}
+
+/* Black's camp shows that orange's turn ended; whether a token went before the end the table
+ * cannot tell without the heights, so the games rank alike: ambiguous, not the end alone
+ * because it is one move fewer. */
+static void test_el_reconcile_ranks_a_hidden_token_as_no_move(void **state_)
+{
+    (void)state_;
+    el_state s = tokens_may_hide(), after = s;
+    play(&after, (const char *const[]){"sandstorm 0,1 > 0,2", "end", "black: desert-camp@2,1 x1",
+                                       NULL});
+    el_observation o;
+    el_observe(&after, &o);
+    el_reconcile_result r;
+    el_reconcile(&s, &o, &r);
+    /* the heights show a token (a sandstorm that captures nobody, or a caravan: the same) */
+    assert_int_equal(r.answer, EL_AMBIGUOUS);
+    assert_int_equal(r.count, 2);
+    for (int k = 0; k < r.count; k++) {
+        assert_int_equal(r.explanations[k].count, 3);
+        assert_int_equal(r.explanations[k].hidden, 1);
+    }
+
+    unseen_token_heights(&o);
+    el_reconcile(&s, &o, &r);
+    assert_int_equal(r.answer, EL_AMBIGUOUS);
+    assert_int_equal(r.count, 3); /* the end alone, or after the sandstorm or the caravan */
+    int alone = 0;
+    for (int k = 0; k < r.count; k++) {
+        alone += r.explanations[k].count == 2;
+        assert_int_equal(r.explanations[k].count - r.explanations[k].hidden, 2);
+    }
+    assert_int_equal(alone, 1);
+}
+
 /* A height the camera could not tell from a second one: a game with either matches, one with
  * neither does not, and the reason names both. */
 static void test_el_reconcile_takes_either_of_two_heights(void **state_)
@@ -1535,6 +1636,8 @@ int main(void)
         cmocka_unit_test(test_el_reconcile_explains_whole_turns_of_random_games),
         cmocka_unit_test(test_el_reconcile_with_hidden_heights_tops_and_an_unknown_cell),
         cmocka_unit_test(test_el_reconcile_takes_either_of_two_heights),
+        cmocka_unit_test(test_el_hidden_tokens_are_those_the_table_does_not_show),
+        cmocka_unit_test(test_el_reconcile_ranks_a_hidden_token_as_no_move),
         cmocka_unit_test(test_el_support_ranks_games_by_the_heights_they_show),
         cmocka_unit_test(test_el_reconcile_keeps_games_that_differ_only_in_who_placed),
         cmocka_unit_test(test_el_reconcile_places_a_tile_of_unread_type),

@@ -1260,6 +1260,79 @@ static void test_tracker_flags_a_token_the_camera_cannot_tell(void **state)
     test_lines_free(&lines);
 }
 
+/* Orange's camp sent 3 adventurers to the mountain at 0,1 and kept 1, and in orange's next turn
+ * a tile is placed: a tracker of a 2-player game with the expansion and turn ends signalled,
+ * fed every table of it. */
+static tracker *before_a_token_may_hide(fixture *f, el_state *truth, seen_events *seen)
+{
+    *truth = test_el_new_game(2, true);
+    tracker *t = new_tracker(f->archive, 2, true, true, seen);
+    const char *const lines[] = {start_2p, "orange: desert-camp@0,2 x4 > w 3", "orange: end",
+                                 "black: desert@2,0", "black: end", "orange: desert@0,3"};
+    for (int i = 0; i < 6; i++) {
+        play(truth, lines[i]);
+        if (ends_turn(lines[i]))
+            assert_int_equal(tracker_end_turn(t, i), TRACKER_OK);
+        else
+            feed(t, truth, i, false);
+    }
+    assert_int_equal(tracker_actions(t), 6);
+    return t;
+}
+
+/* A sandstorm from the mountain onto orange's own camp changes no top: where the camera reads
+ * those heights, the end the players signal is committed at once; where it cannot, the end is
+ * asked about, with the tokens the table may hide before it, and the players' answer is
+ * committed. */
+static void test_tracker_asks_about_a_token_the_table_may_hide_before_an_end(void **state)
+{
+    fixture *f = *state;
+    el_state truth;
+    seen_events seen = {0};
+    tracker *t = before_a_token_may_hide(f, &truth, &seen);
+    feed(t, &truth, 6, false);
+    play(&truth, "orange: end");
+    assert_int_equal(tracker_end_turn(t, 6.5), TRACKER_OK);
+    assert_int_equal(tracker_actions(t), 7);
+    assert_int_equal(seen.flags, 0);
+    tracker_free(t);
+
+    seen = (seen_events){0};
+    t = before_a_token_may_hide(f, &truth, &seen);
+    play(&truth, "orange: sandstorm 0,1 > 0,2");
+    el_observation o;
+    el_observe(&truth, &o);
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].row == 0 && (o.tiles[i].col == 1 || o.tiles[i].col == 2))
+            o.tiles[i].height = EL_UNSEEN;
+    feed_observation(t, &o, 6);
+    assert_int_equal(tracker_actions(t), 6); /* the table looks unchanged */
+    assert_int_equal(seen.flags, 0);
+    play(&truth, "orange: end");
+    assert_int_equal(tracker_end_turn(t, 6.5), TRACKER_OK);
+    assert_int_equal(tracker_actions(t), 6);
+    assert_true(tracker_pending(t));
+    assert_int_equal(seen.last_flag_kind, TRACKER_FLAG_AMBIGUOUS);
+    assert_int_equal(tracker_candidates(t), 3);
+    assert_string_equal(tracker_candidate(t, 1), "orange: end");
+    assert_string_equal(tracker_candidate(t, 2), "orange: sandstorm 0,1 > 0,2\norange: end");
+    assert_string_equal(tracker_candidate(t, 3), "orange: caravan 0,1 > 0,2\norange: end");
+    assert_int_equal(tracker_choose(t, 2, 7), TRACKER_OK);
+    assert_false(tracker_pending(t));
+    assert_memory_equal(tracker_state(t), &truth, sizeof truth);
+    archived a = read_archive(f->archive, tracker_game_id(t), &truth);
+    assert_int_equal(a.moves.count, 8);
+    assert_string_equal(a.moves.lines[6], "orange: sandstorm 0,1 > 0,2");
+    assert_string_equal(a.moves.lines[7], "orange: end");
+    test_lines_free(&a.moves);
+
+    /* the next table is explained from there */
+    play(&truth, "black: desert-camp@2,1 x1");
+    feed(t, &truth, 8, false);
+    assert_int_equal(tracker_actions(t), 9);
+    tracker_free(t);
+}
+
 static void test_tracker_refuses_what_it_cannot_track(void **state)
 {
     fixture *f = *state;
@@ -1327,6 +1400,7 @@ int main(void)
         TEST(test_tracker_ignores_an_acting_seat_no_explanation_fits, setup_started),
         TEST(test_tracker_archives_whole_games_from_the_acting_seats, setup),
         TEST(test_tracker_flags_a_token_the_camera_cannot_tell, setup),
+        TEST(test_tracker_asks_about_a_token_the_table_may_hide_before_an_end, setup),
         TEST(test_tracker_refuses_what_it_cannot_track, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
