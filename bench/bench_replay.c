@@ -44,17 +44,14 @@
 #define _XOPEN_SOURCE 700
 #include "cv_shim_geometry.h"
 #include "pipeline.h"
+#include "scripted_players.h"
 
 #include "bench_support.h"
 
-#include <jansson.h>
-
 #include <errno.h>
 #include <ftw.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
-#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,271 +59,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define LINES_MAX 256
 #define LATENCIES_MAX 4096
-
-typedef struct script {
-    int count;
-    char lines[LINES_MAX][128];
-} script;
-
-static void collect_line(void *context, const char *line)
-{
-    script *s = context;
-    if (s->count < LINES_MAX)
-        snprintf(s->lines[s->count++], sizeof s->lines[0], "%s", line);
-}
-
-/* When each script line's hand left the table (the recording's truth), ms; NAN for lines no
- * hand played (the start layout, a turn's end). */
-typedef struct hands {
-    double left_ms[LINES_MAX];
-    int last_frame[LINES_MAX]; /* the last frame the line's hand is in view; -1 none */
-} hands;
-
-/*
- * From the recording's index (truth.json): each action's hand, its last frame in view; the hand
- * has left at the next frame, the first the camera sees without it (at 5 frames a second the
- * hand leaves up to 200 ms before that frame: no camera sees it sooner). False when the index
- * cannot be read.
- */
-static bool read_hands(const char *recording, hands *out)
-{
-    for (int i = 0; i < LINES_MAX; i++) {
-        out->left_ms[i] = NAN;
-        out->last_frame[i] = -1;
-    }
-    char path[700];
-    snprintf(path, sizeof path, "%s/truth.json", recording);
-    json_error_t problem;
-    json_t *index = json_load_file(path, 0, &problem);
-    double fps = json_number_value(json_object_get(index, "fps"));
-    json_t *actions = json_object_get(index, "actions"), *action;
-    size_t k;
-    json_array_foreach(actions, k, action) {
-        json_int_t line = json_integer_value(json_object_get(action, "line"));
-        json_t *last = json_array_get(json_object_get(action, "hand_frames"), 1);
-        if (line >= 1 && line <= LINES_MAX && json_is_integer(last) && fps > 0) {
-            out->left_ms[line - 1] = (double)(json_integer_value(last) + 1) * 1000 / fps;
-            out->last_frame[line - 1] = (int)json_integer_value(last);
-        }
-    }
-    bool read = index && fps > 0 && json_is_array(actions);
-    if (!read)
-        fprintf(stderr, "bench_replay: %s: %s\n", path,
-                index ? "no fps or actions" : problem.text);
-    json_decref(index);
-    return read;
-}
-
-typedef struct game_run {
-    const script *expected;
-    const hands *hands;
-    int matched;   /* committed in order */
-    int wrong;     /* committed but not the script's next line (or after one) */
-    int flags;
-    int answers, unanswerable; /* --answer: questions answered, and those no candidate fits */
-    int answered_first;        /* answers where what was played was offered first */
-    int offered, answer_place; /* the candidates offered with the answers, and the answers'
-                                  places among them (1 first), summed */
-    bool flagged;              /* a flag was raised that no answer settled yet */
-    int corrections, typed_lines, refused_lines; /* --correct: what the players typed */
-    int confirmations; /* --correct: tables the players said are as the game has it */
-    int undo_due;      /* --correct: false moves committed, the players to take them back */
-    int taken_back;    /* --correct: false moves the players took back */
-    int beyond;                /* forced by the rules after the script's last line */
-    bool correcting;           /* --correct */
-    char last_question[256];   /* its first candidate: a question is counted once */
-    double *latencies;
-    int *latency_count;
-} game_run;
-
-/* Whether a line of the notation ends its seat's turn ("orange: end"). */
-static bool ends_turn(const char *line)
-{
-    size_t length = strlen(line);
-    return length >= 5 && strcmp(line + length - 5, ": end") == 0;
-}
-
-/* --turn-key: the frames before which the players type each turn end the script has (in
- * *at, in order), as they would: as soon as the turn's last hand has left the mat, while the
- * table settles (the end comes with the table read then). Returns how many. */
-static int plan_turn_keys(const script *expected, const hands *hands, int *at)
-{
-    int count = 0;
-    for (int i = 0; i < expected->count; i++) {
-        if (!ends_turn(expected->lines[i]))
-            continue;
-        at[count] = 0;
-        for (int j = i - 1; j >= 0 && at[count] == 0; j--)
-            if (hands->last_frame[j] >= 0)
-                at[count] = hands->last_frame[j] + 1;
-        count++;
-    }
-    return count;
-}
-
-/* --turn-key: types the turn ends planned up to frame (INT_MAX: all that are left). One the
- * pipeline refuses (the table not seen yet) is counted, not a failure. */
-static tracker_status type_turn_keys(pipeline *p, const int *at, int count, int *typed,
-                                     int frame, int *refused)
-{
-    tracker_status status = TRACKER_OK;
-    while (status == TRACKER_OK && *typed < count && at[*typed] <= frame) {
-        (*typed)++;
-        status = pipeline_end_turn(p);
-        if (status == TRACKER_BAD_INPUT) {
-            (*refused)++;
-            status = TRACKER_OK;
-        }
-    }
-    return status;
-}
-
-/* Whether lines ('\n' between) are the script's next lines, from the first not committed. */
-static bool script_next(const game_run *run, const char *lines)
-{
-    int i = run->matched;
-    for (const char *line = lines; *line; i++) {
-        size_t length = strcspn(line, "\n");
-        if (i >= run->expected->count || strlen(run->expected->lines[i]) != length ||
-            strncmp(run->expected->lines[i], line, length) != 0)
-            return false;
-        line += length + (line[length] == '\n');
-    }
-    return i > run->matched;
-}
-
-/* --answer: as the players at the table would, the candidate of an ambiguous table that is
- * what they played (the script's next lines). */
-static tracker_status answer(pipeline *p, game_run *run)
-{
-    const tracker *t = pipeline_tracker(p);
-    int count = t ? tracker_candidates(t) : 0;
-    if (count == 0 || strcmp(tracker_candidate(t, 1), run->last_question) == 0)
-        return TRACKER_OK;
-    snprintf(run->last_question, sizeof run->last_question, "%s", tracker_candidate(t, 1));
-    for (int k = 1; k <= count; k++)
-        if (script_next(run, tracker_candidate(t, k))) {
-            run->answers++;
-            run->answered_first += k == 1;
-            run->offered += count;
-            run->answer_place += k;
-            run->flagged = false;
-            return pipeline_choose(p, k);
-        }
-    run->unanswerable++;
-    return TRACKER_OK;
-}
-
-/* --correct: as the players at the table would when a flag stays, what was played since the
- * last committed action: the script's lines from the first not committed to the last whose
- * hand has left the mat before frame (the start layout, laid before the first frame, and the
- * turn ends between them, which no hand plays, with them). */
-static tracker_status correct(pipeline *p, game_run *run, int frame)
-{
-    /* a move that did not happen is taken back first, as the players see it on the board */
-    while (run->undo_due > 0) {
-        run->undo_due--;
-        tracker_status status = pipeline_undo(p);
-        if (status != TRACKER_OK)
-            return status == TRACKER_BAD_INPUT ? TRACKER_OK : status;
-        run->flagged = true; /* then what was played is typed */
-    }
-    if (!run->flagged)
-        return TRACKER_OK;
-    run->flagged = false;
-    int last = -1;
-    for (int i = run->matched; i < run->expected->count; i++) {
-        int left = run->hands->last_frame[i];
-        if (left >= frame)
-            break;
-        if (left >= 0 || (i == 0 && strncmp(run->expected->lines[0], "start", 5) == 0))
-            last = i;
-    }
-    if (last < run->matched) { /* nothing to type: the table is as the game has it */
-        if (getenv("BENCH_VERBOSE"))
-            fprintf(stderr, "  the players say the table is as the game has it\n");
-        tracker_status status = pipeline_confirm(p);
-        run->confirmations += status == TRACKER_OK;
-        return status == TRACKER_BAD_INPUT ? TRACKER_OK : status;
-    }
-    char lines[LINES_MAX * 2];
-    size_t used = 0;
-    for (int i = run->matched; i <= last && used < sizeof lines; i++)
-        used += (size_t)snprintf(lines + used, sizeof lines - used, "%s%s", i > run->matched
-                                 ? "\n" : "", run->expected->lines[i]);
-    int count = last - run->matched + 1;
-    if (getenv("BENCH_VERBOSE"))
-        fprintf(stderr, "  the players type %d lines: %s\n", count, lines);
-    tracker_status status = pipeline_play(p, lines);
-    if (status == TRACKER_BAD_INPUT) {
-        fprintf(stderr, "  the players' lines were refused: %s\n", pipeline_error(p));
-        run->refused_lines += count;
-        return TRACKER_OK;
-    }
-    run->corrections++;
-    run->typed_lines += count;
-    return status;
-}
-
-static void on_event(void *context, const pipeline_event *event)
-{
-    game_run *run = context;
-    if ((event->kind == PIPELINE_UNREAD || event->kind == PIPELINE_REREGISTERED) &&
-        getenv("BENCH_VERBOSE"))
-        fprintf(stderr, "  %s at %.1f s\n", event->text, event->frame_time_ms / 1000);
-    if (event->kind != PIPELINE_TRACKER)
-        return;
-    const tracker_event *e = event->tracker;
-    if (e->kind == TRACKER_UNDO) { /* --correct: a false move taken back (the last is false) */
-        run->wrong--;
-        run->taken_back++;
-        if (getenv("BENCH_VERBOSE"))
-            fprintf(stderr, "  taken back at %.1f s: %s\n", e->frame_time, e->text);
-        return;
-    }
-    if (e->kind == TRACKER_FLAG) {
-        run->flags++;
-        run->flagged = e->flag != TRACKER_FLAG_TURN_END;
-        if (getenv("BENCH_VERBOSE"))
-            fprintf(stderr, "  flag at %.1f s: %s\n", e->frame_time, e->text);
-    }
-    if (e->kind != TRACKER_MOVE)
-        return;
-    char line[TRACKER_TEXT_MAX + 32];
-    if (e->colour)
-        snprintf(line, sizeof line, "%s: %s", e->colour, e->text);
-    else
-        snprintf(line, sizeof line, "%s", e->text);
-    double latency = NAN; /* from the hand leaving to the commit: a right action's */
-    if (run->wrong == 0 && run->matched == run->expected->count && e->forced) {
-        /* the script was cut after its last action: what the rules force after it (a seat's
-         * third tile ends its turn) is the game's, not a false move */
-        run->beyond++;
-    } else if (run->wrong == 0 && run->matched < run->expected->count &&
-        strcmp(line, run->expected->lines[run->matched]) == 0) {
-        /* The hand left the mat by the first frame without it in view, or earlier, when the
-         * mat was still before the arm left the picture: the earlier of the two. */
-        double hand_left = run->hands->left_ms[run->matched];
-        if (!isnan(hand_left))
-            latency = event->frame_time_ms + event->read_ms -
-                      fmin(event->still_from_ms, hand_left);
-        run->matched++;
-    } else {
-        run->wrong++;
-        run->undo_due += run->correcting;
-        fprintf(stderr, "  false move: '%s' (the script's next: '%s')\n", line,
-                run->matched < run->expected->count ? run->expected->lines[run->matched] : "-");
-    }
-    if (!isnan(latency) && *run->latency_count < LATENCIES_MAX)
-        run->latencies[(*run->latency_count)++] = latency;
-    if (getenv("BENCH_VERBOSE") && isnan(latency))
-        fprintf(stderr, "  move at %.1f s: %s\n", e->frame_time, line);
-    else if (getenv("BENCH_VERBOSE"))
-        fprintf(stderr, "  move at %.1f s: %s (%.0f ms after its hand left)\n", e->frame_time,
-                line, latency);
-}
 
 /* The camera and light every render takes (--tilt, --light-elevation), NULL-terminated. */
 static const char *scene_options[8];
@@ -335,31 +68,17 @@ static const char *scene_options[8];
  * exit status; a render takes scene_options too. */
 static int command(const char *first, ...)
 {
-    char *argv[64];
-    va_list args;
-    va_start(args, first);
+    const char *args[64];
+    va_list list;
+    va_start(list, first);
     int count = 0;
-    argv[count++] = "tablescribe";
-    for (const char *arg = first; arg && count < 55; arg = va_arg(args, const char *))
-        argv[count++] = (char *)arg;
-    va_end(args);
+    for (const char *arg = first; arg && count < 55; arg = va_arg(list, const char *))
+        args[count++] = arg;
+    va_end(list);
     for (int i = 0; strcmp(first, "render") == 0 && scene_options[i]; i++)
-        argv[count++] = (char *)scene_options[i];
-    argv[count] = NULL;
-    fflush(stdout);
-    /* in a child, so that teaching and recording count in neither this process's memory
-     * nor its time */
-    pid_t child = fork();
-    if (child == 0) {
-        execv(TABLESCRIBE, argv);
-        _exit(127);
-    }
-    int status = 0;
-    if (child < 0 || waitpid(child, &status, 0) != child)
-        return 1;
-    if (!WIFEXITED(status))
-        fprintf(stderr, "bench_replay: tablescribe %s died (status %d)\n", first, status);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+        args[count++] = scene_options[i];
+    args[count] = NULL;
+    return players_tablescribe(TABLESCRIBE, args);
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -525,8 +244,8 @@ int main(int argc, char **argv)
     double seconds = 0;
     pipeline_stats sum = {0};
     for (int g = 0; g < games; g++) {
-        /* a random game's first lines (the last may end a turn: see `unseen` below) */
-        script *whole = calloc(1, sizeof *whole), expected = {0};
+        /* a random game's first lines (the last may end a turn: see players_missed) */
+        players_script *whole = calloc(1, sizeof *whole), expected = {0};
         el_config config;
         el_config_default(&config);
         config.seats = players;
@@ -534,7 +253,7 @@ int main(int argc, char **argv)
         el_state state;
         el_error el_problem;
         el_init(&state, &config, &el_problem);
-        el_random_game(&state, seed * 1000 + (unsigned long long)g, collect_line, whole,
+        el_random_game(&state, seed * 1000 + (unsigned long long)g, players_script_add, whole,
                        &el_problem);
         for (int i = 0; i < whole->count && i < lines; i++)
             memcpy(expected.lines[expected.count++], whole->lines[i], sizeof whole->lines[i]);
@@ -565,15 +284,19 @@ int main(int argc, char **argv)
             games_skipped++;
             continue;
         }
-        hands hands;
-        if (!read_hands(recording, &hands)) {
+        players_hands hands;
+        if (!players_read_hands(recording, &hands, error, sizeof error)) {
+            fprintf(stderr, "bench_replay: %s\n", error);
             capture_free(source);
             games_skipped++;
             continue;
         }
-        game_run run = {.expected = &expected, .hands = &hands, .correcting = correcting,
-                        .latencies = latencies,
-                        .latency_count = &latency_count};
+        players_run run;
+        players_run_init(&run, &expected, &hands,
+                         (players_options){.turn_key = turn_key, .answering = answering,
+                                           .correcting = correcting},
+                         latencies + latency_count, LATENCIES_MAX - latency_count);
+        run.verbose = getenv("BENCH_VERBOSE") != NULL;
         pipeline_config pc;
         pipeline_config_default(&pc);
         pc.profile = profile;
@@ -583,7 +306,7 @@ int main(int argc, char **argv)
         pc.tracker.options.flags = expansion ? RULES_FLAG_EXPANSION : 0;
         pc.tracker.turn_ends_signalled = turn_key;
         pc.tracker.unranked = unranked;
-        pc.on_event = on_event;
+        pc.on_event = players_on_event;
         pc.context = &run;
         pipeline *p = NULL;
         if (pipeline_new(&pc, &p) != TRACKER_OK) {
@@ -594,28 +317,12 @@ int main(int argc, char **argv)
             continue;
         }
         double started = bench_seconds();
-        capture_frame frame;
-        capture_status read;
-        bool cut = false; /* the replay stopped before the recording's end */
-        int keys_at[LINES_MAX], keys = turn_key ? plan_turn_keys(&expected, &hands, keys_at) : 0;
-        int typed = 0, refused = 0;
-        while ((read = capture_read(source, &frame)) == CAPTURE_OK)
-            if (type_turn_keys(p, keys_at, keys, &typed, frame.index, &refused) != TRACKER_OK ||
-                pipeline_feed(p, &frame) != TRACKER_OK ||
-                (answering && answer(p, &run) != TRACKER_OK) ||
-                (correcting && correct(p, &run, frame.index) != TRACKER_OK)) {
-                fprintf(stderr, "bench_replay: game %d: %s\n", g, pipeline_error(p));
-                cut = true;
-                break;
-            }
-        if (!cut && (type_turn_keys(p, keys_at, keys, &typed, INT_MAX, &refused) != TRACKER_OK ||
-                     (answering && answer(p, &run) != TRACKER_OK) ||
-                     (correcting && correct(p, &run, INT_MAX) != TRACKER_OK))) {
+        bool cut = players_replay(p, source, &run) != TRACKER_OK;
+        if (cut)
             fprintf(stderr, "bench_replay: game %d: %s\n", g, pipeline_error(p));
-            cut = true;
-        }
-        total_keys += typed;
-        total_keys_refused += refused;
+        latency_count += run.latency_count;
+        total_keys += run.keys;
+        total_keys_refused += run.keys_refused;
         games_skipped += cut;
         seconds += bench_seconds() - started;
         const pipeline_stats *s = pipeline_stats_get(p);
@@ -629,12 +336,7 @@ int main(int argc, char **argv)
         sum.reads += s->reads;
         sum.unread += s->unread;
         sum.acting_known += s->acting_known;
-        /* A script's last line that ends a turn has nothing after it to show it (with turn
-         * ends inferred, the next seat's action shows it): no table can, so it is counted
-         * apart, neither right nor missed; with --turn-key it is typed, and counted. */
-        int unseen = !turn_key && run.matched < expected.count &&
-                     ends_turn(expected.lines[expected.count - 1]);
-        int missed = expected.count - run.matched - unseen;
+        int unseen, missed = players_missed(&run, &unseen);
         printf("game %d: %ld frames, %d script lines: %d committed in order, %d false, %d missed, "
                "%d flags; %ld tables read (%ld with the acting seat), %ld not read",
                g, s->frames, expected.count, run.matched, run.wrong, missed, run.flags, s->reads,
@@ -643,11 +345,14 @@ int main(int argc, char **argv)
             printf("; %d answers, %d questions no candidate fits", run.answers,
                    run.unanswerable);
         if (turn_key)
-            printf("; %d turn ends typed (%d before the table was seen)", typed, refused);
+            printf("; %d turn ends typed (%d before the table was seen)", run.keys,
+                   run.keys_refused);
         if (correcting)
             printf("; %d lines typed at %d flags (%d refused), %d tables said to be the game, "
                    "%d false moves taken back", run.typed_lines, run.corrections,
                    run.refused_lines, run.confirmations, run.taken_back);
+        if (run.under_hand)
+            printf("; %d MOVES COMMITTED WHILE A HAND WAS IN VIEW", run.under_hand);
         putchar('\n');
         total_corrections += run.corrections;
         total_typed_lines += run.typed_lines;
