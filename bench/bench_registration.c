@@ -214,7 +214,7 @@ static int synthetic(int runs)
         vision_registration registration;
         vision_register_timing timing;
         char error[256];
-        vision_status status = vision_register_timed(&frames[v], &mat, NULL, &registration,
+        vision_status status = vision_register_timed(&frames[v], &mat, NULL, false, &registration,
                                                      &timing, error, sizeof error);
         if (status != VISION_OK) {
             if (failures++ < 5)
@@ -267,8 +267,8 @@ static int covered(int runs)
     for (int run = 0; run < runs; run++) {
         vision_registration registration;
         vision_register_timing timing;
-        vision_status status = vision_register_timed(&frame, &mat, NULL, &registration, &timing,
-                                                     error, sizeof error);
+        vision_status status = vision_register_timed(&frame, &mat, NULL, false, &registration,
+                                                     &timing, error, sizeof error);
         if (status != VISION_MARKER_MISSING) {
             fprintf(stderr, "expected marker 3 missing, got: %s\n", error);
             return 1;
@@ -333,7 +333,7 @@ static int rendered(int scenes)
         for (int run = 0; run < 5; run++) {
             vision_registration registration;
             vision_register_timing timing;
-            vision_status status = vision_register_timed(&frame, &mat, NULL, &registration,
+            vision_status status = vision_register_timed(&frame, &mat, NULL, false, &registration,
                                                          &timing, error, sizeof error);
             if (status != VISION_OK) {
                 failures++;

@@ -1416,7 +1416,7 @@ static int speed(int runs, uint64_t seed)
         vision_registration registration;
         vision_register_timing stages;
         t0 = bench_seconds();
-        status = vision_register_timed(&frame, &mat, &box->profile.camera, &registration,
+        status = vision_register_timed(&frame, &mat, &box->profile.camera, false, &registration,
                                        &stages, error, sizeof error);
         elapsed = (bench_seconds() - t0) * 1e3;
         if (status != VISION_OK) {

@@ -85,7 +85,8 @@ static void print_json_event(const printer *out, const pipeline_event *event)
     json_t *object = NULL;
     double time = event->frame_time_ms / 1000;
     if (event->kind != PIPELINE_TRACKER) {
-        static const char *const names[] = {"registered", "reregistered", "unread"};
+        static const char *const names[] = {"registered", "reregistered", "unread",
+                                            "markers"};
         object = json_pack("{s:s, s:f, s:s}", "event", names[event->kind], "time", time, "text",
                            event->text);
     } else {

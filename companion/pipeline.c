@@ -24,6 +24,7 @@ struct pipeline {
     gate *gate;
     bool registered;
     vision_registration registration;
+    int missing_said;         /* the marker last said not found (note_markers), -1 none */
     int seat_count;
     double seat_deg[RULES_MAX_SEATS];
     int acting;               /* since the last read: -1 none seen, a seat, ACTING_SEVERAL */
@@ -319,6 +320,7 @@ tracker_status pipeline_new(const pipeline_config *config, pipeline **out)
     *out = p;
     if (!p)
         return TRACKER_NOMEM;
+    p->missing_said = -1;
     p->config = *config;
     p->acting = -1;
     p->last_frame_ms = NAN;
@@ -652,6 +654,24 @@ static tracker_status rectify_for_gate(pipeline *p, const capture_frame *frame,
                : fail(p, TRACKER_BAD_INPUT, "frame %d: cannot rectify", frame->index);
 }
 
+/* Says when a table marker is not found, the table then registered from the other three, and
+ * when it is found again: once each time that changes. */
+static void note_markers(pipeline *p, const vision_registration *now, double time_ms)
+{
+    int missing = now->missing_marker;
+    if (missing == p->missing_said)
+        return;
+    if (missing >= 0)
+        emit_text(p, PIPELINE_MARKERS, time_ms,
+                  "marker %d (%s) not found: the table registered from the other three (is "
+                  "something over it? a far camera may need larger markers)",
+                  missing, vision_marker_corner(missing));
+    else
+        emit_text(p, PIPELINE_MARKERS, time_ms, "marker %d (%s) found again", p->missing_said,
+                  vision_marker_corner(p->missing_said));
+    p->missing_said = missing;
+}
+
 /* A settled frame: its markers confirmed first (the camera or the mat moved: registered again,
  * the frame rectified anew for the gate); then a settled change that crosses the mat's edge is
  * something lying across it (a hand at rest), not the table: not read. */
@@ -661,8 +681,9 @@ static tracker_status settled(pipeline *p, const capture_frame *frame)
     vision_registration now;
     char error[320];
     double started = vision_clock_ms();
-    vision_status status = vision_register(&frame->image, &profile->mat, &profile->camera, &now,
-                                           error, sizeof error);
+    vision_status status = vision_register_any_three(&frame->image, &profile->mat,
+                                                     &profile->camera, &now, error,
+                                                     sizeof error);
     p->stats.register_ms += vision_clock_ms() - started;
     if (status == VISION_NOMEM)
         return fail(p, TRACKER_NOMEM, "out of memory");
@@ -672,6 +693,7 @@ static tracker_status settled(pipeline *p, const capture_frame *frame)
                   error);
         return TRACKER_OK;
     }
+    note_markers(p, &now, frame->time_ms);
     double shift = pipeline_registration_shift(&p->registration, &now);
     if (shift > p->config.moved_px) {
         p->registration = now;
@@ -728,8 +750,9 @@ tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
     if (!p->registered || frame->image.width != p->registration.image_width ||
         frame->image.height != p->registration.image_height) {
         double t = vision_clock_ms();
-        vision_status status = vision_register(&frame->image, &profile->mat, &profile->camera,
-                                               &p->registration, error, sizeof error);
+        vision_status status = vision_register_any_three(&frame->image, &profile->mat,
+                                                         &profile->camera, &p->registration,
+                                                         error, sizeof error);
         p->stats.register_ms += vision_clock_ms() - t;
         if (status == VISION_NOMEM) {
             result = fail(p, TRACKER_NOMEM, "out of memory");
@@ -745,6 +768,7 @@ tracker_status pipeline_feed(pipeline *p, const capture_frame *frame)
                   p->registration.camera_mm[2]);
         p->stats.reregistered += p->registered;
         p->registered = true;
+        note_markers(p, &p->registration, frame->time_ms);
         gate_reset(p->gate);
         if (!p->tracker && (result = start_tracker(p)) != TRACKER_OK)
             goto done;

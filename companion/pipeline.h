@@ -40,6 +40,8 @@ typedef enum {
     PIPELINE_UNREAD,       /* a settled table was not read (text: why: a hand at rest over
                               the mat's edge, the markers not confirmed, a reading the rules
                               cannot take) */
+    PIPELINE_MARKERS,      /* a table marker is not found, the table registered from the
+                              other three (text: which), or it is found again */
     PIPELINE_TRACKER,      /* the tracker's event: a move, a flag, the game's end */
 } pipeline_event_kind;
 

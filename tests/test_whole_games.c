@@ -1,12 +1,12 @@
 /*
  * Whole scripted games of Expedition Luxor, end to end. A box is taught with `tablescribe
  * calibrate teach` from one render of the teaching layout; a whole random game is recorded with
- * `tablescribe render --script` at 10 frames a second, 1280 x 720 (60 mm markers), with a hand
- * reaching in for every action, pauses, a hand resting on the table and a nudged camera; the
- * recording is replayed through the pipeline as `tablescribe replay` does, into an archive,
- * with the players at the table (scripted_players.h): they type each turn end (watch
- * --turn-key), answer the questions the tracker asks (a camp's count hidden in its stack, a
- * token the table may hide), and type what the camera misread.
+ * `tablescribe render --script` at 10 frames a second, 1280 x 720, with a hand reaching in for
+ * every action, pauses, a hand resting on the table and a nudged camera; the recording is
+ * replayed through the pipeline as `tablescribe replay` does, into an archive, with the players
+ * at the table (scripted_players.h): they type each turn end (watch --turn-key), answer the
+ * questions the tracker asks (a camp's count hidden in its stack, a token the table may hide),
+ * and type what the camera misread.
  *
  * Asserted: the recording is read to its end; the archive holds the script's actions, line for
  * line, the game finished with the script's final scores; the camera committed nothing while
@@ -49,11 +49,11 @@ static const whole_game cases[] = {
 
 static const whole_game *chosen;
 
-/* 720p, and markers printed 60 mm wide, as the README asks of a camera this far (up to 1.2 m
- * above the table): 40 mm markers come out about 40 pixels wide, too blurred for some poses
- * (the 4-player game's camera, once nudged, never found marker 0 again). */
+/* 720p, and the kit's default 40 mm markers: about 40 pixels wide from these cameras (up to
+ * 1.2 m above the table), too blurred to read at some poses (the 4-player game's camera, once
+ * nudged, never finds marker 0 again: the table is read from the other three). */
 static const char *const size[] = {"--width", "1280", "--height", "720"};
-static const char *const marker_mm = "60";
+static const char *const marker_mm = "40";
 
 static void tablescribe(const char *const *args)
 {

@@ -564,15 +564,21 @@ static void measured_marker_mm(const camera_pose *pose, const corner_set *corner
     if (!mat3_inverse(h, inverse))
         return;
     size[0] = size[1] = 0;
+    int sides = 0; /* along each axis */
     for (int i = 0; i < 16; i++) {
+        if (!corners->used[i])
+            continue;
         int next = i % 4 == 3 ? i - 3 : i + 1;
         vision_point ideal_a = pose_ideal(pose, corners->seen[i]);
         vision_point ideal_b = pose_ideal(pose, corners->seen[next]);
         vision_point a = apply_homography(inverse, ideal_a.x, ideal_a.y);
         vision_point b = apply_homography(inverse, ideal_b.x, ideal_b.y);
         /* corners 0→1 and 2→3 run along x, 1→2 and 3→0 along y */
-        size[i % 2] += hypot(a.x - b.x, a.y - b.y) / 8;
+        size[i % 2] += hypot(a.x - b.x, a.y - b.y);
+        sides += i % 2 == 0;
     }
+    size[0] /= sides;
+    size[1] /= sides;
 }
 
 /*
@@ -584,13 +590,14 @@ static void measured_marker_mm(const camera_pose *pose, const corner_set *corner
  * one to blame is the one without which the other three agree best. Then every corner of the
  * fit to all four, and the markers' own size: a mat that is uniformly larger or smaller than
  * the profile says looks like a camera further away, except that its markers then measure
- * larger or smaller than printed.
+ * larger or smaller than printed. With one marker not found (missing, -1 none), the three
+ * found are checked against the fit to them only: two could not tell which one moved.
  */
 static bool markers_agree(const camera_pose *pose, const corner_set *corners,
-                          const vision_mat *mat, char *error, size_t size)
+                          const vision_mat *mat, int missing, char *error, size_t size)
 {
-    double predicted[4], agreement[4];
-    for (int left_out = 0; left_out < 4; left_out++) {
+    double predicted[4] = {0}, agreement[4] = {0};
+    for (int left_out = 0; left_out < 4 && missing < 0; left_out++) {
         corner_set three = *corners;
         for (int i = 0; i < 16; i++)
             three.used[i] = i / 4 != left_out;
@@ -599,13 +606,15 @@ static bool markers_agree(const camera_pose *pose, const corner_set *corners,
         predicted[left_out] = worst_distance_mm(&fitted, corners, 1 << left_out);
         agreement[left_out] = worst_distance_mm(&fitted, corners, 0xf & ~(1 << left_out));
     }
-    int blamed = 0;
-    for (int id = 1; id < 4; id++)
+    int blamed = missing == 0 ? 1 : 0;
+    for (int id = 1; id < 4 && missing < 0; id++)
         if (agreement[id] < agreement[blamed])
             blamed = id;
     double off = predicted[blamed];
     if (off <= moved_threshold_mm(corners, blamed, mat->marker_mm))
         for (int id = 0; id < 4; id++) {
+            if (id == missing)
+                continue;
             double own = worst_distance_mm(pose, corners, 1 << id);
             if (!(own <= moved_threshold_mm(corners, id, mat->marker_mm)) && !(own <= off)) {
                 blamed = id;
@@ -633,7 +642,23 @@ static bool markers_agree(const camera_pose *pose, const corner_set *corners,
     return true;
 }
 
-static vision_status fit_registration(const vision_point seen_corners[4][4],
+/* The homography from the corners used: table mm → (ideal) pixel. */
+static vision_status used_homography(const corner_set *corners, double homography[9],
+                                     char *detail, size_t detail_size)
+{
+    vision_point mat[16], seen[16];
+    int count = 0;
+    for (int i = 0; i < 16; i++)
+        if (corners->used[i]) {
+            mat[count] = corners->mat[i];
+            seen[count++] = corners->seen[i];
+        }
+    return cv_geom_find_homography(mat, seen, count, homography, detail, detail_size);
+}
+
+/* The registration from the markers' corners (missing: the one not found, its corners unset;
+ * -1 none). */
+static vision_status fit_registration(const vision_point seen_corners[4][4], int missing,
                                       const vision_mat *mat, const vision_camera *camera,
                                       int width, int height, vision_registration *out,
                                       char *error, size_t size)
@@ -653,8 +678,9 @@ static vision_status fit_registration(const vision_point seen_corners[4][4],
             corners.mat[i].x = centres[id][0] + corner_offset[c][0] * mat->marker_mm;
             corners.mat[i].y = centres[id][1] + corner_offset[c][1] * mat->marker_mm;
             corners.seen[i] = seen_corners[id][c];
-            corners.used[i] = true;
+            corners.used[i] = id != missing;
         }
+    int found = missing >= 0 ? 0xf & ~(1 << missing) : 0xf; /* a mask of the markers found */
     if (calibrated) {
         char detail[256];
         vision_status status = cv_geom_undistort_points(&intrinsics, corners.seen, corners.seen,
@@ -665,8 +691,7 @@ static vision_status fit_registration(const vision_point seen_corners[4][4],
 
     double homography[9], inverse[9];
     char detail[256];
-    vision_status status =
-        cv_geom_find_homography(corners.mat, corners.seen, 16, homography, detail, sizeof detail);
+    vision_status status = used_homography(&corners, homography, detail, sizeof detail);
     if (status != VISION_OK || !mat3_inverse(homography, inverse))
         return vision_fail(error, size, VISION_MARKER_MOVED,
                     "the markers do not lie on a plane the mat describes (%s)",
@@ -676,7 +701,7 @@ static vision_status fit_registration(const vision_point seen_corners[4][4],
     vision_focal_source source;
     fit_camera(&corners, homography, camera, width, height, &pose, &source);
 
-    if (!markers_agree(&pose, &corners, mat, error, size))
+    if (!markers_agree(&pose, &corners, mat, missing, error, size))
         return VISION_MARKER_MOVED;
     if (pose.k1 != 0) {
         /* The homography of the undistorted corners, and the lens estimated, which project,
@@ -687,14 +712,13 @@ static vision_status fit_registration(const vision_point seen_corners[4][4],
         corner_set ideal = corners;
         for (int i = 0; i < 16; i++)
             ideal.seen[i] = pose_ideal(&pose, corners.seen[i]);
-        status = cv_geom_find_homography(ideal.mat, ideal.seen, 16, homography, detail,
-                                         sizeof detail);
+        status = used_homography(&ideal, homography, detail, sizeof detail);
         if (status != VISION_OK || !mat3_inverse(homography, inverse))
             return vision_fail(error, size, VISION_MARKER_MOVED,
                         "the markers do not lie on a plane the mat describes (%s)",
                         status != VISION_OK ? detail : "degenerate");
     }
-    double residual = worst_distance_mm(&pose, &corners, 0xf);
+    double residual = worst_distance_mm(&pose, &corners, found);
     const double *r = pose.rotation, *t = pose.translation;
     if (!isfinite(residual) || !(t[2] > 0))
         return vision_fail(error, size, VISION_MARKER_MOVED,
@@ -733,6 +757,12 @@ static vision_status fit_registration(const vision_point seen_corners[4][4],
     made.focal_source = source;
     made.intrinsics = intrinsics;
     memcpy(made.markers, seen_corners, sizeof made.markers);
+    made.missing_marker = missing;
+    for (int c = 0; c < 4 && missing >= 0; c++) { /* where the other three put it */
+        vision_point ideal = pose_project(&pose, corners.mat[missing * 4 + c]);
+        made.markers[missing][c] =
+            calibrated && has_distortion(&intrinsics) ? distort(&intrinsics, ideal) : ideal;
+    }
     made.residual_mm = residual;
     made.image_width = width;
     made.image_height = height;
@@ -1055,7 +1085,7 @@ static vision_status refine_marker(const vision_image *frame, vision_point corne
 }
 
 vision_status vision_register_timed(const vision_image *frame, const vision_mat *mat,
-                                    const vision_camera *camera,
+                                    const vision_camera *camera, bool three_enough,
                                     vision_registration *registration,
                                     vision_register_timing *timing, char *error, size_t size)
 {
@@ -1126,7 +1156,7 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
         return vision_fail(error, size, VISION_NO_MARKERS,
                     "no table markers in view (ArUco 4x4_50 ids 0-3)");
     }
-    if (missing_count > 0) {
+    if (missing_count > 1 || (missing_count == 1 && !three_enough)) {
         char names[160];
         describe_markers(names, sizeof names, missing, missing_count);
         /* A far camera sees the markers too small for their bits to be told apart: the ones
@@ -1147,7 +1177,10 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
     }
 
     vision_point corners[4][4];
+    memset(corners, 0, sizeof corners);
     for (int id = 0; id < 4; id++) {
+        if (index_of[id] < 0)
+            continue; /* the one not found, three being enough */
         memcpy(corners[id], found[index_of[id]].corners, sizeof corners[id]);
         status = refine_marker(frame, corners[id], detail, sizeof detail);
         if (status != VISION_OK)
@@ -1156,7 +1189,8 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
     times->refine_ms = vision_clock_ms() - mark;
     mark = vision_clock_ms();
 
-    status = fit_registration((const vision_point(*)[4])corners, mat, camera, frame->width,
+    status = fit_registration((const vision_point(*)[4])corners,
+                              missing_count == 1 ? missing[0] : -1, mat, camera, frame->width,
                               frame->height, registration, error, size);
     times->fit_ms = vision_clock_ms() - mark;
     times->total_ms = vision_clock_ms() - start;
@@ -1167,7 +1201,20 @@ vision_status vision_register(const vision_image *frame, const vision_mat *mat,
                               const vision_camera *camera, vision_registration *registration,
                               char *error, size_t size)
 {
-    return vision_register_timed(frame, mat, camera, registration, NULL, error, size);
+    return vision_register_timed(frame, mat, camera, false, registration, NULL, error, size);
+}
+
+const char *vision_marker_corner(int id)
+{
+    return id >= 0 && id < 4 ? corner_names[id] : "?";
+}
+
+vision_status vision_register_any_three(const vision_image *frame, const vision_mat *mat,
+                                        const vision_camera *camera,
+                                        vision_registration *registration, char *error,
+                                        size_t size)
+{
+    return vision_register_timed(frame, mat, camera, true, registration, NULL, error, size);
 }
 
 /* ---- points and images ---- */

@@ -13,9 +13,10 @@ typedef struct vision_register_timing {
     double total_ms;
 } vision_register_timing;
 
-/* vision_register, with the time of each stage in *timing (which may be NULL). */
+/* vision_register (vision_register_any_three when three_enough), with the time of each stage
+ * in *timing (which may be NULL). */
 vision_status vision_register_timed(const vision_image *frame, const vision_mat *mat,
-                                    const vision_camera *camera,
+                                    const vision_camera *camera, bool three_enough,
                                     vision_registration *registration,
                                     vision_register_timing *timing, char *error, size_t size);
 

@@ -157,6 +157,9 @@ typedef struct vision_registration {
     vision_point markers[4][4]; /* each marker's corners in the frame, pixels, clockwise from
                                    its top-left */
     double residual_mm;       /* the worst corner's distance from where the mat puts it */
+    int missing_marker;       /* -1: all four were found; else the id of the one that was not
+                                 (vision_register_any_three): its corners in markers are where
+                                 the other three put them */
     int image_width, image_height;
 } vision_registration;
 
@@ -178,6 +181,24 @@ typedef struct vision_registration {
 vision_status vision_register(const vision_image *frame, const vision_mat *mat,
                               const vision_camera *camera, vision_registration *registration,
                               char *error, size_t size);
+
+/* "top-left", "top-right", "bottom-right", "bottom-left": where marker id (0-3) lies; "?"
+ * for another id. */
+const char *vision_marker_corner(int id);
+
+/*
+ * vision_register, except that three markers are enough: where one is not found (a cup or a
+ * tile over it, or too blurred to read from a far camera), the table is registered from the
+ * other three, and registration->missing_marker names the one not found. Three check each
+ * other less than four: each is checked against the fit to the three only, which absorbs a
+ * move that perspective and an estimated focal length explain (tests/test_registration.c: a
+ * marker moved 10-60 mm away from its neighbour passed, the table then 1-3.6 mm off at worst).
+ * For a table already set up (the pipeline); setting one up wants all four.
+ */
+vision_status vision_register_any_three(const vision_image *frame, const vision_mat *mat,
+                                        const vision_camera *camera,
+                                        vision_registration *registration, char *error,
+                                        size_t size);
 
 /* The pixel where the table point (x_mm, y_mm) at height_mm above the table appears (lens
  * distortion applied when the registration's intrinsics are known). */
