@@ -246,6 +246,10 @@ int main(int argc, char **argv)
     for (int g = 0; g < games; g++) {
         /* a random game's first lines (the last may end a turn: see players_missed) */
         players_script *whole = calloc(1, sizeof *whole), expected = {0};
+        if (!whole) {
+            fprintf(stderr, "bench_replay: out of memory\n");
+            return 1;
+        }
         el_config config;
         el_config_default(&config);
         config.seats = players;

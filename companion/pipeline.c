@@ -277,7 +277,7 @@ double pipeline_registration_shift(const vision_registration *a, const vision_re
         return INFINITY;
     double worst = 0;
     for (int m = 0; m < 4; m++)
-        for (int c = 0; c < 4; c++)
+        for (int c = 0; c < 4 && m != a->missing_marker && m != b->missing_marker; c++)
             worst = fmax(worst, hypot(a->markers[m][c].x - b->markers[m][c].x,
                                       a->markers[m][c].y - b->markers[m][c].y));
     return worst;
@@ -654,21 +654,21 @@ static tracker_status rectify_for_gate(pipeline *p, const capture_frame *frame,
                : fail(p, TRACKER_BAD_INPUT, "frame %d: cannot rectify", frame->index);
 }
 
-/* Says when a table marker is not found, the table then registered from the other three, and
- * when it is found again: once each time that changes. */
+/* Says when a table marker is not found, the table then held by the other three, and when it
+ * is found again: once each time that changes. */
 static void note_markers(pipeline *p, const vision_registration *now, double time_ms)
 {
     int missing = now->missing_marker;
     if (missing == p->missing_said)
         return;
-    if (missing >= 0)
-        emit_text(p, PIPELINE_MARKERS, time_ms,
-                  "marker %d (%s) not found: the table registered from the other three (is "
-                  "something over it? a far camera may need larger markers)",
-                  missing, vision_marker_corner(missing));
-    else
+    if (p->missing_said >= 0)
         emit_text(p, PIPELINE_MARKERS, time_ms, "marker %d (%s) found again", p->missing_said,
                   vision_marker_corner(p->missing_said));
+    if (missing >= 0)
+        emit_text(p, PIPELINE_MARKERS, time_ms,
+                  "marker %d (%s) not found: the other three hold the table (is something over "
+                  "it? a far camera may need larger markers)",
+                  missing, vision_marker_corner(missing));
     p->missing_said = missing;
 }
 

@@ -242,8 +242,9 @@ void pipeline_rank_reached(const vision_el_observation *seen, double side,
 int pipeline_nearest_seat(double azimuth_deg, const double *seat_deg, int count,
                           double margin_deg);
 
-/* How far the markers of b lie from those of a, pixels: the largest corner's distance;
- * INFINITY when the frames' sizes differ. */
+/* How far the markers of b lie from those of a, pixels: the largest corner's distance, over
+ * the markers found in both (a marker not found has only the corners the other three put it
+ * at, a pixel or two off); INFINITY when the frames' sizes differ. */
 double pipeline_registration_shift(const vision_registration *a, const vision_registration *b);
 
 #endif

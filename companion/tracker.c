@@ -473,7 +473,9 @@ static tracker_status commit_agreed(tracker *t, const tracker_table *table, cons
 /*
  * Which games the tracker believes. The rules rank fewer turns ended first, then fewer
  * actions, counted here from the committed game. Fewer actions is the rules' judgement and
- * stands (a caravan nobody saw is less likely than a camp's movers). Fewer turns ended is not:
+ * stands (a caravan the table shows is less likely than a camp's movers that show the same;
+ * one that only heights the camera could not tell apart would show is not counted:
+ * rules_explanation.actions). Fewer turns ended is not:
  * the camera never sees an `end`, so a seat placing a second plain tile looks exactly like the
  * next seat placing its first. Those games, and ties, are kept beside the best as hypotheses,
  * and only what they all agree on is committed, and only when the rules found every game that
@@ -658,15 +660,18 @@ static tracker_status close_hypothesis(tracker *t, hypothesis *game, void *state
  * Adds to the children the game of hypothesis h (its state at state) with its turn closed,
  * and, when the table last read (observation, NULL: none) is given, the same game with each
  * action the seat may have played unseen before the end (rules_engine.hidden_actions: a token
- * only the stacks' heights show), ranked as the end alone. *hidden: such actions were added.
+ * only the stacks' heights show), ranked as the end alone. *hidden: such actions were added;
+ * *complete false when some were not (more than the rules list, or than HYPOTHESES_MAX).
  */
 static tracker_status close_with_hidden(tracker *t, const hypothesis *h, const void *state,
-                                        const void *observation, bool *hidden)
+                                        const void *observation, bool *hidden, bool *complete)
 {
     rules_reconciled *r = t->reconciled;
     r->count = 0;
+    r->more = false;
     if (observation && t->engine->hidden_actions)
         t->engine->hidden_actions(state, observation, r);
+    *complete &= !r->more && t->child_count + 1 + r->count <= HYPOTHESES_MAX;
     for (int k = -1; k < r->count && t->child_count < HYPOTHESES_MAX; k++) {
         hypothesis *child = &t->children[t->child_count];
         void *child_state = state_at(t, t->child_states, t->child_count);
@@ -713,11 +718,11 @@ static tracker_status end_hypotheses_turn(tracker *t, const void *observation,
                                           const tracker_table *table)
 {
     t->child_count = 0;
-    bool hidden = false;
+    bool hidden = false, complete = true;
     for (int h = 0; h < t->hypothesis_count; h++) {
         tracker_status status = close_with_hidden(t, &t->hypotheses[h],
                                                   state_at(t, t->states, h), observation,
-                                                  &hidden);
+                                                  &hidden, &complete);
         if (status != TRACKER_OK)
             return status;
     }
@@ -725,8 +730,25 @@ static tracker_status end_hypotheses_turn(tracker *t, const void *observation,
     t->end_owed = kept == 0;
     if (kept == 0)
         return TRACKER_OK;
-    t->choosable = hidden || (t->choosable && kept == t->hypothesis_count); /* else the flag's
-                                                                            numbers are stale */
+    char listed[TRACKER_TEXT_MAX];
+    if (!complete) {
+        /* Not every game the table leaves open could be kept: as choose_children does then,
+         * the games are given up, and the next table is explained from the committed game
+         * with the ends owed (the tokens ranked there as the end alone). */
+        int all[HYPOTHESES_MAX];
+        for (int k = 0; k < kept; k++)
+            all[k] = k;
+        list_candidates(t->children, all, kept, listed, sizeof listed);
+        t->child_count = 0;
+        t->hypothesis_count = 0;
+        t->choosable = false;
+        t->pending = true;
+        t->end_owed = true;
+        t->ends_carried = 0;
+        return raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table);
+    }
+    /* with games dropped (their turn could not end), the last flag's numbers are stale */
+    t->choosable = hidden || (t->choosable && kept == t->hypothesis_count);
     for (int k = 0; k < kept; k++) {
         t->hypotheses[k] = t->children[k];
         memcpy(state_at(t, t->states, k), state_at(t, t->child_states, k),
@@ -741,7 +763,6 @@ static tracker_status end_hypotheses_turn(tracker *t, const void *observation,
     int all[HYPOTHESES_MAX];
     for (int k = 0; k < kept; k++)
         all[k] = k;
-    char listed[TRACKER_TEXT_MAX];
     list_candidates(t->hypotheses, all, kept, listed, sizeof listed);
     return raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table);
 }

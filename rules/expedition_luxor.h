@@ -284,7 +284,7 @@ typedef struct el_explanation {
     el_move moves[EL_EXPLAIN_MAX_MOVES]; /* in order, from the given state */
     int turns_ended;                     /* `end` and `pass` among them */
     int hidden; /* token moves among them that change no top and lay no token: only the
-                   stacks' heights show them, so a table never shows one less likely */
+                   stacks' heights show them; not counted in the rank */
 } el_explanation;
 
 typedef enum {
@@ -331,9 +331,10 @@ int el_support(const el_state *state, const el_observation *observation);
 
 /*
  * The action tokens the active seat may have played since the table was observed as the state
- * has it, without the table showing it: the token moves legal now after which the observation
- * still matches (a sandstorm or caravan from a mountain that keeps its top onto a stack of the
- * seat's own colour, where the camera could not read the heights). Written to moves (at most
+ * has it, without the table showing it: the token moves legal now that change no top and lay
+ * no token (el_explanation.hidden: a sandstorm or caravan from a mountain that keeps its top
+ * onto a stack of the seat's own colour) after which the observation still matches (the camera
+ * could not read those heights, or not surely). Written to moves (at most
  * max), their number returned; 0 when the observation is not the state's table or no token
  * may be played. Asked before a turn's end is taken: the end alone is then one game of
  * several.

@@ -7,7 +7,8 @@
  * 2. Search: depth first over the active seat's legal moves, and the next seats' after `end`.
  *    Only the observation's new tiles are placed, so the tiles guide the search; a cell that no
  *    later move can change must already look as observed, which prunes the camp movements.
- * 3. Rank: fewer turns ended, then fewer moves. Sequences reaching the same game count once.
+ * 3. Rank: fewer turns ended, then fewer moves, a token that changes no top and lays no token
+ *    not counted. Sequences reaching the same game count once.
  */
 #include "expedition_luxor_internal.h"
 
@@ -288,8 +289,11 @@ static bool same_game(const el_state *a, const el_state *b)
            memcmp(a->cells, b->cells, sizeof a->cells) == 0;
 }
 
-/* Fewer turns ended, then fewer moves the table shows: a token that only the heights show
- * makes a game no less likely, since the camera may not have seen it either way. */
+/* Fewer turns ended, then fewer moves, not counting a token that changes no top and lays no
+ * token (el_explanation.hidden): where the observation's heights tell the games with and
+ * without it apart, only one of them fits and the rank does not matter; where they do not
+ * (unread, or read as either of two), the table cannot say whether it was played, so the games
+ * rank alike and are asked about. */
 static bool ranks_before(const el_explanation *a, const el_explanation *b)
 {
     return a->turns_ended != b->turns_ended ? a->turns_ended < b->turns_ended
@@ -713,10 +717,9 @@ size_t el_hidden_tokens(const el_state *state, const el_observation *observation
     if (!state->config.expansion || state->phase != EL_PHASE_PLAY ||
         state->placed_this_turn == 0 || state->token_this_turn)
         return 0;
-    el_reconcile_result unused;
-    search s;
+    search s; /* only its alignment: align and still_possible read nothing else */
     s.observation = observation;
-    s.result = &unused;
+    s.result = NULL;
     int shifts[EL_MAX_TILES * 2][2];
     int shift_count = candidate_shifts(state, observation, shifts);
     size_t count = 0;
@@ -729,7 +732,8 @@ size_t el_hidden_tokens(const el_state *state, const el_observation *observation
             size_t legal_count = el_legal_token_moves(state, (el_token)token, legal, MOVE_BUFFER);
             for (size_t m = 0; m < legal_count && m < MOVE_BUFFER; m++) {
                 el_state next = *state;
-                if (el_apply(&next, &legal[m], NULL) != EL_OK || !still_possible(&s, &next, true))
+                if (el_apply(&next, &legal[m], NULL) != EL_OK ||
+                    !token_hidden(state, &next, &legal[m]) || !still_possible(&s, &next, true))
                     continue;
                 bool listed = false; /* another shift may list it again */
                 for (size_t i = 0; i < count && !listed; i++)

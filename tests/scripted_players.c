@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,20 +22,27 @@ int players_tablescribe(const char *path, const char *const *args)
     for (int i = 0; args[i] && count < 63; i++)
         argv[count++] = (char *)args[i];
     argv[count] = NULL;
+    const char *command = args[0] ? args[0] : "";
     fflush(stdout);
     fflush(stderr);
     pid_t child = fork();
     if (child == 0) {
         execv(path, argv);
-        _exit(127);
+        _exit(127); /* said below */
     }
     int status = 0;
-    if (child < 0 || waitpid(child, &status, 0) != child) {
-        fprintf(stderr, "tablescribe %s: could not run %s\n", args[0], path);
+    pid_t waited = child;
+    if (child > 0)
+        while ((waited = waitpid(child, &status, 0)) < 0 && errno == EINTR)
+            ;
+    if (child < 0 || waited != child || (WIFEXITED(status) && WEXITSTATUS(status) == 127)) {
+        fprintf(stderr, "tablescribe %s: could not run %s\n", command, path);
         return 1;
     }
-    if (!WIFEXITED(status))
-        fprintf(stderr, "tablescribe %s died (status %d)\n", args[0], status);
+    if (WIFSIGNALED(status)) {
+        fprintf(stderr, "tablescribe %s died of signal %d\n", command, WTERMSIG(status));
+        return 1;
+    }
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
@@ -230,11 +238,11 @@ static tracker_status correct_now(pipeline *p, players_run *run, int frame)
         run->confirmations += status == TRACKER_OK;
         return status == TRACKER_BAD_INPUT ? TRACKER_OK : status;
     }
-    char lines[PLAYERS_LINES_MAX * 2];
+    char lines[PLAYERS_LINES_MAX * PLAYERS_LINE_MAX];
     size_t used = 0;
-    for (int i = run->matched; i <= last && used < sizeof lines; i++)
+    for (int i = run->matched; i <= last; i++)
         used += (size_t)snprintf(lines + used, sizeof lines - used, "%s%s", i > run->matched
-                                 ? "\n" : "", run->expected->lines[i]);
+                                 ? "\n" : "", run->expected->lines[i]); /* room for all */
     int count = last - run->matched + 1;
     if (run->verbose)
         fprintf(stderr, "  the players type %d lines: %s\n", count, lines);
@@ -260,8 +268,8 @@ static tracker_status correct(pipeline *p, players_run *run, int frame)
 void players_on_event(void *context, const pipeline_event *event)
 {
     players_run *run = context;
-    if ((event->kind == PIPELINE_UNREAD || event->kind == PIPELINE_REREGISTERED) &&
-        run->verbose)
+    if ((event->kind == PIPELINE_UNREAD || event->kind == PIPELINE_REREGISTERED ||
+         event->kind == PIPELINE_MARKERS) && run->verbose)
         fprintf(stderr, "  %s at %.1f s\n", event->text, event->frame_time_ms / 1000);
     if (event->kind != PIPELINE_TRACKER)
         return;

@@ -158,6 +158,7 @@ static void test_a_whole_game_is_archived_as_played(void **state)
     char profile_path[600], recording[600], error[512];
     teach_box(folder, &config, profile_path, sizeof profile_path);
     players_script *script = calloc(1, sizeof *script);
+    assert_non_null(script);
     el_state final;
     record_game(folder, &config, script, &final, recording, sizeof recording);
 
@@ -166,6 +167,7 @@ static void test_a_whole_game_is_archived_as_played(void **state)
     if (calibration_profile_load(profile_path, profile, error, sizeof error) != VISION_OK)
         fail_msg("%s", error);
     players_hands *hands = malloc(sizeof *hands);
+    assert_non_null(hands);
     if (!players_read_hands(recording, hands, error, sizeof error))
         fail_msg("%s", error);
     char spec[620];
@@ -192,16 +194,17 @@ static void test_a_whole_game_is_archived_as_played(void **state)
     if (pipeline_new(&pc, &p) != TRACKER_OK)
         fail_msg("%s", p ? pipeline_error(p) : "out of memory");
     if (players_replay(p, source, &run) != TRACKER_OK)
-        fail_msg("the replay stopped: %s", pipeline_error(p));
+        fail_msg("the replay stopped: %s (the source: %s)", pipeline_error(p),
+                 capture_error(source));
     const pipeline_stats *stats = pipeline_stats_get(p);
     int unseen, missed = players_missed(&run, &unseen);
-    print_message("%s: %d lines, %ld frames; the camera and the players' answers committed %d "
-                  "in order; %d questions answered (%d no candidate fits), %d lines typed at "
-                  "%d flags, %d tables said to be the game, %d false moves taken back; %d "
-                  "flags; %ld tables read, %ld not read\n",
-                  chosen->name, script->count, stats->frames, run.matched - run.typed_lines,
-                  run.answers, run.unanswerable, run.typed_lines, run.corrections,
-                  run.confirmations, run.taken_back, run.flags, stats->reads, stats->unread);
+    print_message("%s: %d lines, %ld frames; %d committed in order, %d of them typed at %d "
+                  "flags; %d questions answered (%d no candidate fits), %d tables said to be "
+                  "the game, %d false moves taken back, %d turn ends typed; %d flags; %ld "
+                  "tables read, %ld not read\n",
+                  chosen->name, script->count, stats->frames, run.matched, run.typed_lines,
+                  run.corrections, run.answers, run.unanswerable, run.confirmations,
+                  run.taken_back, run.keys, run.flags, stats->reads, stats->unread);
 
     assert_int_equal(missed, 0);
     assert_int_equal(run.matched, script->count);

@@ -1872,6 +1872,7 @@ static void fill_info(scene *s, vision_render_info *info)
 {
     memset(info, 0, sizeof *info);
     vision_registration *r = &info->camera;
+    r->missing_marker = -1; /* the renderer knows all four */
     projection_matrix(&s->cam, false, r->projection);
     plane_homography(&s->cam, false, 0, r->table_to_image);
     mat3_invert(r->table_to_image, r->image_to_table);

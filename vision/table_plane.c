@@ -488,7 +488,8 @@ static vision_camera scaled_camera(const vision_camera *camera, int width, int h
     return scaled;
 }
 
-/* Chooses the focal length and fits the pose to all 16 corners. */
+/* Chooses the focal length and fits the pose to the corners used (all 16, or the 12 of three
+ * markers). */
 static void fit_camera(const corner_set *corners, const double homography[9],
                        const vision_camera *camera, int width, int height, camera_pose *pose,
                        vision_focal_source *source)
