@@ -1333,6 +1333,57 @@ static void test_tracker_asks_about_a_token_the_table_may_hide_before_an_end(voi
     tracker_free(t);
 }
 
+/* The same while games wait: orange's second camp read without the heights leaves a dozen
+ * games (x1 to x5, some sending movers onto the first camp); at the end orange signals, each
+ * may hide a token (a sandstorm onto either orange camp, a caravan onto the one beside the
+ * mountain): every game with its end, alone or after a token, is asked about (49), and the one
+ * the players choose is committed. */
+static void test_tracker_asks_about_hidden_tokens_while_games_wait(void **state)
+{
+    fixture *f = *state;
+    el_state truth = test_el_new_game(2, true);
+    seen_events seen = {0};
+    tracker *t = new_tracker(f->archive, 2, true, true, &seen);
+    const char *const lines[] = {start_2p, "orange: desert-camp@0,2 x4 > w 3", "orange: end",
+                                 "black: desert@2,0", "black: end"};
+    for (int i = 0; i < 5; i++) {
+        play(&truth, lines[i]);
+        if (ends_turn(lines[i]))
+            assert_int_equal(tracker_end_turn(t, i), TRACKER_OK);
+        else
+            feed(t, &truth, i, false);
+    }
+    play(&truth, "orange: desert-camp@0,3 x2");
+    play(&truth, "orange: sandstorm 0,1 > 0,3");
+    el_observation o;
+    el_observe(&truth, &o);
+    for (int i = 0; i < o.count; i++)
+        if (o.tiles[i].row == 0 && o.tiles[i].col >= 1)
+            o.tiles[i].height = EL_UNSEEN;
+    feed_observation(t, &o, 5);
+    assert_true(tracker_pending(t)); /* the camp's count */
+    assert_int_equal(tracker_actions(t), 5);
+    play(&truth, "orange: end");
+    assert_int_equal(tracker_end_turn(t, 5.5), TRACKER_OK);
+    assert_int_equal(seen.last_flag_kind, TRACKER_FLAG_AMBIGUOUS);
+    int count = tracker_candidates(t), chosen = 0;
+    for (int k = 1; k <= count; k++)
+        if (strcmp(tracker_candidate(t, k), "orange: desert-camp@0,3 x2\n"
+                                            "orange: sandstorm 0,1 > 0,3\norange: end") == 0)
+            chosen = k;
+    print_message("%d games offered at the end\n", count);
+    for (int k = 1; k <= count; k++) {
+        const char *game = tracker_candidate(t, k);
+        assert_non_null(strstr(game, "orange: desert-camp@0,3 x"));
+        assert_string_equal(game + strlen(game) - strlen("\norange: end"), "\norange: end");
+    }
+    assert_true(chosen > 0);
+    assert_int_equal(tracker_choose(t, chosen, 6), TRACKER_OK);
+    assert_false(tracker_pending(t));
+    assert_memory_equal(tracker_state(t), &truth, sizeof truth);
+    tracker_free(t);
+}
+
 static void test_tracker_refuses_what_it_cannot_track(void **state)
 {
     fixture *f = *state;
@@ -1401,6 +1452,7 @@ int main(void)
         TEST(test_tracker_archives_whole_games_from_the_acting_seats, setup),
         TEST(test_tracker_flags_a_token_the_camera_cannot_tell, setup),
         TEST(test_tracker_asks_about_a_token_the_table_may_hide_before_an_end, setup),
+        TEST(test_tracker_asks_about_hidden_tokens_while_games_wait, setup),
         TEST(test_tracker_refuses_what_it_cannot_track, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
