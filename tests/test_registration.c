@@ -442,7 +442,15 @@ static void test_registration_names_a_missing_marker(void **state)
     table_picture table;
     table_without_marker_3(&table, &mat);
     expect_refusal(&table, &mat, false, VISION_MARKER_MISSING, "marker 3 (bottom-left) not found",
-                   "covered or out of view");
+                   "covered, or too blurred to read");
+    vision_image_free(&table.image);
+
+    /* all four on the table, marker 3's corner of it beyond the picture's edge */
+    table_make(&table, &mat, 3, NULL, 0);
+    true_camera aside = camera_make(default_focal(), 900, 20, 60, mat.width_mm / 2,
+                                    mat.height_mm / 2);
+    expect_refusal_seen_by(&aside, &table, &mat, false, VISION_MARKER_MISSING,
+                           "marker 3 (bottom-left) not found", ": out of view");
     vision_image_free(&table.image);
 
     marker_place two[2] = {{0, 0, 0}, {2, mat.width_mm, mat.height_mm}};

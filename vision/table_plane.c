@@ -1045,6 +1045,39 @@ static vision_status find_markers(const vision_image *frame, const vision_image 
     return status;
 }
 
+/* Whether the table marker id, not found, lies wholly inside the frame where the markers found
+ * put it (a homography from their corners; with one found, roughly); false when it reaches out
+ * of it, or that cannot be told. */
+static bool missing_in_view(const cv_geom_marker *found, const int index_of[4],
+                            const vision_mat *mat, int id, int width, int height)
+{
+    static const double offset[4][2] = {{-0.5, -0.5}, {0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}};
+    const double centres[4][2] = {
+        {0, 0}, {mat->width_mm, 0}, {mat->width_mm, mat->height_mm}, {0, mat->height_mm}};
+    vision_point table[16], image[16];
+    int count = 0;
+    for (int other = 0; other < 4; other++)
+        for (int c = 0; c < 4 && index_of[other] >= 0; c++) {
+            table[count].x = centres[other][0] + offset[c][0] * mat->marker_mm;
+            table[count].y = centres[other][1] + offset[c][1] * mat->marker_mm;
+            image[count++] = found[index_of[other]].corners[c];
+        }
+    double homography[9];
+    char detail[128];
+    if (count < 4 ||
+        cv_geom_find_homography(table, image, count, homography, detail, sizeof detail) !=
+            VISION_OK)
+        return false;
+    for (int c = 0; c < 4; c++) {
+        vision_point at = apply_homography(homography,
+                                           centres[id][0] + offset[c][0] * mat->marker_mm,
+                                           centres[id][1] + offset[c][1] * mat->marker_mm);
+        if (!(at.x >= 0 && at.y >= 0 && at.x < width && at.y < height))
+            return false;
+    }
+    return true;
+}
+
 /* Refines a marker's corners at full size in a grey copy of the frame around it. */
 static vision_status refine_marker(const vision_image *frame, vision_point corners[4],
                                   char *detail, size_t detail_size)
@@ -1172,9 +1205,18 @@ vision_status vision_register_timed(const vision_image *frame, const vision_mat 
                         "them larger (tablescribe calibrate markers --marker-mm 60, then "
                         "calibrate table --marker-mm 60) or bring the camera closer",
                         missing_count == 1 ? "marker" : "markers", names, largest);
-        return vision_fail(error, size, VISION_MARKER_MISSING,
-                    "%s %s not found: covered or out of view",
-                    missing_count == 1 ? "marker" : "markers", names);
+        /* Where the markers found put the missing ones says which: one inside the frame is
+         * covered, or too blurred to decode (a far camera, a tilted marker). */
+        int inside = 0;
+        for (int k = 0; k < missing_count; k++)
+            inside += missing_in_view(found, index_of, mat, missing[k], frame->width,
+                                      frame->height);
+        return vision_fail(error, size, VISION_MARKER_MISSING, "%s %s not found: %s",
+                    missing_count == 1 ? "marker" : "markers", names,
+                    inside == missing_count
+                        ? "covered, or too blurred to read (larger markers read from further)"
+                    : inside == 0 ? "out of view"
+                                  : "covered, blurred or out of view");
     }
 
     vision_point corners[4][4];
