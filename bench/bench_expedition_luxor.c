@@ -12,6 +12,12 @@
  *                                          whole by a camera after every turn, then after every
  *                                          action: how long el_reconcile takes (DESIGN.md §5:
  *                                          <= 1 ms) and what it answers
+ *   bench_expedition_luxor hidden [GAMES]  random games with the expansion (default 200 each
+ *                                          of 2, 3 and 4 players, seeds 7000 on): at how many
+ *                                          turn ends a token could have gone unseen by a camera
+ *                                          that reads no height (el_hidden_tokens: the tracker
+ *                                          then asks), and how many tokens played changed no
+ *                                          top and laid no token
  *
  * Reports; the soak exits 1 if an invariant breaks, naming the game and the line.
  */
@@ -178,6 +184,84 @@ static int reconcile(long games, bool per_action)
     return 0;
 }
 
+/* The lines of a random game, for replaying it. */
+typedef struct game_lines {
+    int count;
+    char lines[512][256];
+} game_lines;
+
+static void keep_line(void *context, const char *line)
+{
+    game_lines *g = context;
+    if (g->count < 512)
+        snprintf(g->lines[g->count++], sizeof g->lines[0], "%s", line);
+}
+
+/* What a camera that reads no height sees of the state. */
+static void observe_without_heights(const el_state *state, el_observation *o)
+{
+    el_observe(state, o);
+    for (int i = 0; i < o->count; i++)
+        o->tiles[i].height = EL_UNSEEN;
+}
+
+static bool looks_the_same(const el_observation *a, const el_observation *b)
+{
+    if (a->count != b->count)
+        return false;
+    for (int i = 0; i < a->count; i++) {
+        const el_seen_tile *x = &a->tiles[i], *y = &b->tiles[i];
+        if (x->row != y->row || x->col != y->col || x->type != y->type || x->top != y->top ||
+            x->token != y->token)
+            return false;
+    }
+    return true;
+}
+
+static int hidden(long games)
+{
+    static game_lines played;
+    for (int seats = 2; seats <= 4; seats++) {
+        long ends = 0, asked = 0, tokens = 0, unseen = 0;
+        for (long g = 0; g < games; g++) {
+            el_state state = test_el_new_game(seats, true);
+            el_error error;
+            played.count = 0;
+            if (el_random_game(&state, 7000 + (uint64_t)g, keep_line, &played, &error) != EL_OK) {
+                fprintf(stderr, "game %ld: %s\n", g, error.message);
+                return 1;
+            }
+            state = test_el_new_game(seats, true);
+            for (int i = 0; i < played.count; i++) {
+                const char *line = played.lines[i];
+                el_observation before, after;
+                observe_without_heights(&state, &before);
+                if (strstr(line, ": end") && state.placed_this_turn > 0 &&
+                    !state.token_this_turn) {
+                    el_move moves[1];
+                    ends++;
+                    asked += el_hidden_tokens(&state, &before, moves, 1) > 0;
+                }
+                if (el_play_line(&state, line, NULL, &error) != EL_OK) {
+                    fprintf(stderr, "game %ld: '%s': %s\n", g, line, error.message);
+                    return 1;
+                }
+                bool token = strstr(line, "boat") || strstr(line, "snakes") ||
+                             strstr(line, "sandstorm") || strstr(line, "caravan");
+                observe_without_heights(&state, &after);
+                tokens += token;
+                unseen += token && looks_the_same(&before, &after);
+            }
+        }
+        printf("%d players, %ld games: %ld turn ends after a tile and no token, %ld where a token "
+               "could have gone unseen (%.1f%%); %ld tokens played, %ld changed no top and laid "
+               "no token (%.1f%%)\n",
+               seats, games, ends, asked, 100.0 * asked / (ends ? ends : 1), tokens, unseen,
+               100.0 * unseen / (tokens ? tokens : 1));
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "speed";
@@ -189,6 +273,8 @@ int main(int argc, char **argv)
     if (strcmp(mode, "reconcile") == 0)
         return reconcile(games > 0 ? games : 100, false) ||
                reconcile(games > 0 ? games : 100, true);
-    fprintf(stderr, "usage: bench_expedition_luxor speed|soak|reconcile [GAMES]\n");
+    if (strcmp(mode, "hidden") == 0)
+        return hidden(games > 0 ? games : 200);
+    fprintf(stderr, "usage: bench_expedition_luxor speed|soak|reconcile|hidden [GAMES]\n");
     return 2;
 }
