@@ -268,6 +268,18 @@ static void list_candidates(const hypothesis *games, const int *kept, int count,
     }
 }
 
+/* Flags the first count games as ambiguous, listed in their order. */
+static tracker_status flag_games(tracker *t, const hypothesis *games, int count,
+                                 const tracker_table *table)
+{
+    int all[CHILDREN_MAX];
+    for (int k = 0; k < count; k++)
+        all[k] = k;
+    char listed[TRACKER_TEXT_MAX];
+    list_candidates(games, all, count, listed, sizeof listed);
+    return raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table);
+}
+
 static void *state_at(const tracker *t, unsigned char *states, int k)
 {
     return states + (size_t)k * t->engine->state_size;
@@ -570,13 +582,7 @@ static tracker_status choose_children(tracker *t, const tracker_table *table,
         t->last_flag[0] = '\0';
         return TRACKER_OK;
     }
-    if (!tie)
-        return TRACKER_OK;
-    int all[HYPOTHESES_MAX];
-    for (int k = 0; k < count; k++)
-        all[k] = k;
-    list_candidates(t->hypotheses, all, count, listed, sizeof listed);
-    return raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table);
+    return tie ? flag_games(t, t->hypotheses, count, table) : TRACKER_OK;
 }
 
 /*
@@ -730,22 +736,17 @@ static tracker_status end_hypotheses_turn(tracker *t, const void *observation,
     t->end_owed = kept == 0;
     if (kept == 0)
         return TRACKER_OK;
-    char listed[TRACKER_TEXT_MAX];
     if (!complete) {
         /* Not every game the table leaves open could be kept: as choose_children does then,
          * the games are given up, and the next table is explained from the committed game
          * with the ends owed (the tokens ranked there as the end alone). */
-        int all[HYPOTHESES_MAX];
-        for (int k = 0; k < kept; k++)
-            all[k] = k;
-        list_candidates(t->children, all, kept, listed, sizeof listed);
         t->child_count = 0;
         t->hypothesis_count = 0;
         t->choosable = false;
         t->pending = true;
         t->end_owed = true;
         t->ends_carried = 0;
-        return raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table);
+        return flag_games(t, t->children, kept, table);
     }
     /* with games dropped (their turn could not end), the last flag's numbers are stale */
     t->choosable = hidden || (t->choosable && kept == t->hypothesis_count);
@@ -758,13 +759,7 @@ static tracker_status end_hypotheses_turn(tracker *t, const void *observation,
     t->hypothesis_count = kept;
     t->ends_carried++;
     t->pending = true;
-    if (!hidden)
-        return TRACKER_OK;
-    int all[HYPOTHESES_MAX];
-    for (int k = 0; k < kept; k++)
-        all[k] = k;
-    list_candidates(t->hypotheses, all, kept, listed, sizeof listed);
-    return raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table);
+    return hidden ? flag_games(t, t->hypotheses, kept, table) : TRACKER_OK;
 }
 
 /* The table last read, with what the players' word showed the camera misreads taken out; NULL
