@@ -126,12 +126,12 @@ extern "C" vision_status cv_geom_grey(const vision_image *image, int downscale,
 
 extern "C" vision_status cv_geom_detect_markers(const vision_image *grey, int scale,
                                                 cv_geom_dictionary dictionary, int window,
-                                                cv_geom_marker *markers, int capacity,
+                                                int cell_px, cv_geom_marker *markers, int capacity,
                                                 int *count, char *error, size_t error_size)
 {
     *count = 0;
     if (!valid(grey) || grey->channels != 1 || (scale != 1 && scale != 2) || window < 3 ||
-        window % 2 == 0)
+        window % 2 == 0 || cell_px < 1)
         return fail(error, error_size, VISION_BAD_INPUT, "markers are searched in a grey image");
     try {
         cv::Ptr<cv::aruco::DetectorParameters> parameters =
@@ -147,6 +147,7 @@ extern "C" vision_status cv_geom_detect_markers(const vision_image *grey, int sc
         parameters->adaptiveThreshWinSizeStep = 10;
         parameters->minMarkerPerimeterRate = 0.04;
         parameters->cornerRefinementMethod = cv::aruco::CORNER_REFINE_NONE;
+        parameters->perspectiveRemovePixelPerCell = cell_px;
         std::vector<std::vector<cv::Point2f>> corners;
         std::vector<int> ids;
         cv::aruco::detectMarkers(wrap(grey), dictionary_of(dictionary), corners, ids, parameters);

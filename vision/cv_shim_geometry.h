@@ -39,12 +39,13 @@ vision_status cv_geom_grey(const vision_image *image, int downscale, vision_imag
 
 /*
  * Detects the markers of dictionary in a grey image that is 1/scale of the frame's size (1 or
- * 2), thresholded with one adaptive window of window pixels (odd, 3 or more): their corners are
- * given in the frame's pixels, not refined. Up to capacity markers in markers[], their number
- * in *count (markers beyond capacity are dropped).
+ * 2), thresholded with one adaptive window of window pixels (odd, 3 or more), each candidate's
+ * cells read at cell_px pixels a side (aruco's default is 4; 8 reads a small blurred marker's
+ * bits from more samples): their corners are given in the frame's pixels, not refined. Up to
+ * capacity markers in markers[], their number in *count (markers beyond capacity are dropped).
  */
 vision_status cv_geom_detect_markers(const vision_image *grey, int scale,
-                                     cv_geom_dictionary dictionary, int window,
+                                     cv_geom_dictionary dictionary, int window, int cell_px,
                                      cv_geom_marker *markers, int capacity, int *count,
                                      char *error, size_t error_size);
 
