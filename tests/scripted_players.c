@@ -59,13 +59,15 @@ bool players_ends_turn(const char *line)
     return length >= 5 && strcmp(line + length - 5, ": end") == 0;
 }
 
-static void add_span(players_hands *hands, json_t *frames)
+/* Appends a truth's "frames": [first, last] to spans, count of them (PLAYERS_HAND_SPANS at
+ * most). */
+static void add_span(int spans[][2], int *count, json_t *frames)
 {
     json_t *first = json_array_get(frames, 0), *last = json_array_get(frames, 1);
-    if (json_is_integer(first) && json_is_integer(last) && hands->span_count < PLAYERS_HAND_SPANS) {
-        hands->spans[hands->span_count][0] = (int)json_integer_value(first);
-        hands->spans[hands->span_count][1] = (int)json_integer_value(last);
-        hands->span_count++;
+    if (json_is_integer(first) && json_is_integer(last) && *count < PLAYERS_HAND_SPANS) {
+        spans[*count][0] = (int)json_integer_value(first);
+        spans[*count][1] = (int)json_integer_value(last);
+        (*count)++;
     }
 }
 
@@ -96,12 +98,18 @@ bool players_read_hands(const char *recording, players_hands *hands, char *error
             hands->left_ms[line - 1] = (double)(json_integer_value(last) + 1) * 1000 / hands->fps;
             hands->last_frame[line - 1] = (int)json_integer_value(last);
         }
-        add_span(hands, frames);
+        add_span(hands->spans, &hands->span_count, frames);
     }
-    json_array_foreach(json_object_get(index, "disturbances"), k, item)
-        if (json_is_string(json_object_get(item, "kind")) &&
-            strcmp(json_string_value(json_object_get(item, "kind")), "resting-hand") == 0)
-            add_span(hands, json_object_get(item, "frames"));
+    json_array_foreach(json_object_get(index, "disturbances"), k, item) {
+        json_t *kind = json_object_get(item, "kind"), *frames = json_object_get(item, "frames");
+        if (json_is_string(kind) && strcmp(json_string_value(kind), "resting-hand") == 0)
+            add_span(hands->spans, &hands->span_count, frames);
+        int before = hands->disturbance_count;
+        add_span(hands->disturbances, &hands->disturbance_count, frames);
+        bool nudge = json_is_string(kind) && strcmp(json_string_value(kind), "camera-nudge") == 0;
+        if (hands->disturbance_count > before && !nudge) /* the nudge's frame is the new view */
+            hands->disturbances[before][1]++;
+    }
     bool read = index && hands->fps > 0 && json_is_array(actions);
     if (!read)
         snprintf(error, size, "%s: %s", path, index ? "no fps or actions" : problem.text);
@@ -110,8 +118,8 @@ bool players_read_hands(const char *recording, players_hands *hands, char *error
 }
 
 void players_run_init(players_run *run, const players_script *expected,
-                      const players_hands *hands, players_options options, double *latencies,
-                      int capacity)
+                      const players_hands *hands, players_options options,
+                      players_latency *latencies, int capacity)
 {
     memset(run, 0, sizeof *run);
     run->expected = expected;
@@ -204,6 +212,25 @@ static tracker_status answer(pipeline *p, players_run *run)
         }
     run->unanswerable++;
     return TRACKER_OK;
+}
+
+/* The latency of a move committed at commit_ms whose hand left at left_ms: from then, and
+ * from when the picture was last quiet again between the two: after a disturbance that moved
+ * it then (a disturbance still under way at the commit did not hold it back). */
+static players_latency latency_of(const players_hands *hands, double left_ms, double commit_ms)
+{
+    players_latency latency = {commit_ms - left_ms, commit_ms - left_ms, false};
+    double quiet = left_ms;
+    for (int i = 0; i < hands->disturbance_count; i++) {
+        double after = hands->disturbances[i][1] * 1000 / hands->fps;
+        if (after > quiet && after <= commit_ms)
+            quiet = after;
+    }
+    if (quiet > left_ms) {
+        latency.from_quiet_ms = commit_ms - quiet;
+        latency.disturbed = true;
+    }
+    return latency;
 }
 
 /* correcting: as the players at the table would when a flag stays, what was played since the
@@ -300,7 +327,7 @@ void players_on_event(void *context, const pipeline_event *event)
         snprintf(line, sizeof line, "%s: %s", e->colour, e->text);
     else
         snprintf(line, sizeof line, "%s", e->text);
-    double latency = NAN; /* from the hand leaving to the commit: a right action's */
+    players_latency latency = {NAN, NAN, false}; /* a right action's */
     if (run->wrong == 0 && run->matched == run->expected->count && e->forced) {
         /* the script was cut after its last action: what the rules force after it (a seat's
          * third tile ends its turn) is the game's, not a false move */
@@ -311,8 +338,8 @@ void players_on_event(void *context, const pipeline_event *event)
          * mat was still before the arm left the picture: the earlier of the two. */
         double hand_left = run->hands->left_ms[run->matched];
         if (!isnan(hand_left))
-            latency = event->frame_time_ms + event->read_ms -
-                      fmin(event->still_from_ms, hand_left);
+            latency = latency_of(run->hands, fmin(event->still_from_ms, hand_left),
+                                 event->frame_time_ms + event->read_ms);
         run->matched++;
     } else {
         run->wrong++;
@@ -320,13 +347,17 @@ void players_on_event(void *context, const pipeline_event *event)
         fprintf(stderr, "  false move: '%s' (the script's next: '%s')\n", line,
                 run->matched < run->expected->count ? run->expected->lines[run->matched] : "-");
     }
-    if (!isnan(latency) && run->latency_count < run->latency_capacity)
+    if (!isnan(latency.from_hand_ms) && run->latency_count < run->latency_capacity)
         run->latencies[run->latency_count++] = latency;
-    if (run->verbose && isnan(latency))
+    if (run->verbose && isnan(latency.from_hand_ms))
         fprintf(stderr, "  move at %.1f s: %s\n", e->frame_time, line);
+    else if (run->verbose && latency.disturbed)
+        fprintf(stderr, "  move at %.1f s: %s (%.0f ms after its hand left, %.0f ms after the "
+                "table was disturbed last)\n", e->frame_time, line, latency.from_hand_ms,
+                latency.from_quiet_ms);
     else if (run->verbose)
         fprintf(stderr, "  move at %.1f s: %s (%.0f ms after its hand left)\n", e->frame_time,
-                line, latency);
+                line, latency.from_hand_ms);
 }
 
 /* What the players do after a frame was fed (frame INT_MAX: after the last). */

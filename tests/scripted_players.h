@@ -54,6 +54,11 @@ typedef struct players_hands {
     /* the frames a hand is in view, first and last: every action's, and the resting hands' */
     int spans[PLAYERS_HAND_SPANS][2];
     int span_count;
+    /* what else moves the picture, from its first frame to the first quiet one after it (the
+     * nudge's frame, the first frame without the shadow or the resting hand): the camera
+     * nudged, a passing shadow, a resting hand (a table is settled only after it) */
+    int disturbances[PLAYERS_HAND_SPANS][2];
+    int disturbance_count;
 } players_hands;
 
 /* Reads the recording folder's truth.json; false, with the reason in error, when it cannot. */
@@ -63,13 +68,23 @@ typedef struct players_options {
     bool turn_key, answering, correcting;
 } players_options;
 
+/* How long an action committed right took to reach the archive: from its hand leaving the
+ * table (the issue's measure), and from when the table was last still after that: the end of
+ * a disturbance (the camera nudged, a shadow passing, a hand resting) that moved the picture
+ * between the hand leaving and the commit, which restarts the settle time. */
+typedef struct players_latency {
+    double from_hand_ms;
+    double from_quiet_ms; /* from_hand_ms when nothing disturbed the table */
+    bool disturbed;
+} players_latency;
+
 /* One replay: what the players did, and the moves committed against the script. */
 typedef struct players_run {
     const players_script *expected;
     const players_hands *hands;
     players_options options;
-    double *latencies;  /* may be NULL: the latency of each action committed right, from its */
-    int latency_count;  /* hand leaving to the commit (ms), up to latency_capacity */
+    players_latency *latencies; /* may be NULL: each action committed right's, up to */
+    int latency_count;          /* latency_capacity */
     int latency_capacity;
     bool verbose;       /* each flag, move, answer and typed line on stderr */
 
@@ -96,8 +111,8 @@ typedef struct players_run {
 
 /* A run of the script with these players; latencies NULL or room for capacity of them. */
 void players_run_init(players_run *run, const players_script *expected,
-                      const players_hands *hands, players_options options, double *latencies,
-                      int capacity);
+                      const players_hands *hands, players_options options,
+                      players_latency *latencies, int capacity);
 
 /* The pipeline's on_event, with the run as its context. */
 void players_on_event(void *run, const pipeline_event *event);
