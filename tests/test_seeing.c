@@ -1122,7 +1122,7 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
     /* the stack under the camera: its shadow tells its height, its lean cannot */
     el_stack_fit fit;
     el_stack_fit_tile(&evidence, &registration, 1, 0, radius, piece, 0, VISION_EL_STACK_MAX,
-                      &fit);
+                      NULL, NULL, &fit);
     assert_true(fit.found);
     assert_true(fit.lean_mm < 0.1);
     assert_true(fit.shadow_mm > 5.0);
@@ -1132,7 +1132,7 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
     assert_true(fit.shadow_darkened > 0.5);
     /* a tile that may hold 2 at most (as a tile other than a camp holds 4): the stack is the
      * best of 1 and 2, and the true 3, scored too, scores better (its confidence says so) */
-    el_stack_fit_tile(&evidence, &registration, 1, 0, radius, piece, 0, 2, &fit);
+    el_stack_fit_tile(&evidence, &registration, 1, 0, radius, piece, 0, 2, NULL, NULL, &fit);
     assert_true(fit.height >= 1 && fit.height <= 2);
     assert_true(fit.score[3] > fit.score[fit.height]);
     el_evidence_free(&evidence);
@@ -1153,7 +1153,7 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
     const int rows[4] = {1, 0, 2, 1}, cols[4] = {0, 2, 3, 3}; /* stacks_scene_make's */
     for (int i = 0; i < 4; i++) {
         el_stack_fit_tile(&evidence, &registration, rows[i], cols[i], radius, piece, 0,
-                          VISION_EL_STACK_MAX, &fit);
+                          VISION_EL_STACK_MAX, NULL, NULL, &fit);
         assert_true(fit.shadow_pixels >= 20);
         assert_true(fit.shadow_darkened < -0.5);
     }
@@ -1177,7 +1177,7 @@ static void fit_on(const stacks_scene *scene, const el_table *table, const doubl
         for (int x = 0; x < table->width; x++)
             el_evidence_at(&evidence, x, y);
     el_stack_fit_tile(&evidence, &scene->registration, 2, 3, 7.0, 9.0, 0, VISION_EL_STACK_MAX,
-                      fit);
+                      NULL, NULL, fit);
     el_evidence_free(&evidence);
 }
 
@@ -1259,7 +1259,7 @@ static void test_seeing_a_stack_fit_reads_only_within_its_box(void **state)
     memcpy(evidence.shadow_per_mm, light, sizeof drawn_light);
     el_stack_fit neighbour;
     el_stack_fit_tile(&evidence, &scene.registration, 1, 3, radius, piece, 0, VISION_EL_STACK_MAX,
-                      &neighbour);
+                      NULL, NULL, &neighbour);
     assert_true(neighbour.found);
     size_t pixels = (size_t)table.width * (size_t)table.height;
     signed char *value = malloc(pixels), *shade = malloc(pixels);
@@ -1302,6 +1302,56 @@ static void test_seeing_a_stack_fit_reads_only_within_its_box(void **state)
     free(scene.tiles);
 }
 
+/* A refit from memory (el_fit_memory: fit_stacks keeps one a tile) after the stack beside it
+ * was explained: the same fit as one made afresh, with most coarse feet's scores taken from
+ * what the first fit kept (only those the explained capsule and shadow reach are scored
+ * again). */
+static void test_seeing_a_refit_from_memory_is_a_fit_afresh(void **state)
+{
+    (void)state;
+    const double radius = drawn_radius, piece = drawn_piece, *light = drawn_light;
+    stacks_scene scene;
+    el_table table;
+    el_stack_fit first;
+    draw_and_fit(&scene, &table, &first);
+    el_evidence evidence;
+    assert_int_equal(el_evidence_init(&evidence, &table, &scene.tiles->scenery,
+                                      &scene.tiles->model),
+                     VISION_OK);
+    evidence.light_known = true;
+    memcpy(evidence.shadow_per_mm, light, sizeof drawn_light);
+    el_fit_memory memory = {0};
+    el_stack_fit fit, neighbour, again, afresh;
+    el_stack_fit_tile(&evidence, &scene.registration, 2, 3, radius, piece, 0,
+                      VISION_EL_STACK_MAX, &memory, NULL, &fit);
+    assert_int_equal(memory.reused, 0);
+    assert_same_fit(&fit, &first);
+    el_stack_fit_tile(&evidence, &scene.registration, 1, 3, radius, piece, 0,
+                      VISION_EL_STACK_MAX, NULL, NULL, &neighbour);
+    el_box changed;
+    el_evidence_explain(&evidence, &scene.registration, &neighbour, radius, piece, &changed);
+    assert_true(el_box_overlaps(&fit.read, &changed));
+
+    el_stack_fit_tile(&evidence, &scene.registration, 2, 3, radius, piece, 0,
+                      VISION_EL_STACK_MAX, &memory, &changed, &again);
+    el_stack_fit_tile(&evidence, &scene.registration, 2, 3, radius, piece, 0,
+                      VISION_EL_STACK_MAX, NULL, NULL, &afresh);
+    int feet = memory.per_height * VISION_EL_STACK_MAX;
+    printf("refit: %d of %d coarse feet taken from memory\n", memory.reused, feet);
+    assert_same_fit(&again, &afresh);
+    assert_true(again.filled == afresh.filled && again.shadow_pixels == afresh.shadow_pixels);
+    assert_true(memory.reused > 0 && memory.reused < feet);
+    /* told nothing of what changed, it keeps nothing */
+    el_stack_fit_tile(&evidence, &scene.registration, 2, 3, radius, piece, 0,
+                      VISION_EL_STACK_MAX, &memory, NULL, &again);
+    assert_int_equal(memory.reused, 0);
+    assert_same_fit(&again, &afresh);
+    el_fit_memory_free(&memory);
+    el_evidence_free(&evidence);
+    free(table.colour);
+    free(scene.tiles);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1317,6 +1367,7 @@ int main(void)
         cmocka_unit_test(test_seeing_stack_evidence_tells_shadow_from_lit_art),
         cmocka_unit_test(test_seeing_finds_the_light_and_reads_heights_from_shadows),
         cmocka_unit_test(test_seeing_a_stack_fit_reads_only_within_its_box),
+        cmocka_unit_test(test_seeing_a_refit_from_memory_is_a_fit_afresh),
         cmocka_unit_test(test_seeing_top_colour_at_another_height),
         cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
         cmocka_unit_test(test_seeing_teaching_keeps_the_tops_that_read_back),

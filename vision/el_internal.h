@@ -380,11 +380,31 @@ void el_evidence_find_light(el_evidence *evidence, const vision_registration *re
                             const el_stack_fit *fits, int count, double radius_mm,
                             double piece_mm);
 
+/* What a tile's fit scored at each foot of its coarse search, each height: a refit after a
+ * neighbour's stack was explained scores again only the feet whose capsule or shadow reaches
+ * what that changed (the scores of the others are the same). Zeroed: nothing remembered. */
+typedef struct el_foot_score {
+    double score;
+    int piece, scenery;
+    el_box reach; /* the capsule's and its shadow's pixels lie within */
+} el_foot_score;
+
+typedef struct el_fit_memory {
+    bool valid;
+    int per_height;          /* coarse feet a height */
+    el_foot_score *feet;     /* [VISION_EL_STACK_MAX + 1][per_height], owned */
+    int reused;              /* the last fit's coarse feet taken from memory */
+} el_fit_memory;
+
+void el_fit_memory_free(el_fit_memory *memory);
+
 /* Fits the stack on tile (row, col), of the height given (1..VISION_EL_STACK_MAX), or (0) the
  * best of any up to most (what the tile may hold; the taller ones are scored too, in score[]).
- * radius_mm, piece_mm: the pieces' size. */
+ * radius_mm, piece_mm: the pieces' size. memory (may be NULL): this tile's last fit's scores,
+ * still right but where changed (NULL: everything may have changed) when the evidence changed
+ * there alone since; kept for the next. */
 void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registration, int row,
                        int col, double radius_mm, double piece_mm, int height, int most,
-                       el_stack_fit *fit);
+                       el_fit_memory *memory, const el_box *changed, el_stack_fit *fit);
 
 #endif

@@ -176,7 +176,7 @@ static double size_score(el_evidence *evidence, const vision_registration *regis
         const vision_el_tile *t = &truth->tiles[tiles[i]];
         el_stack_fit fit;
         el_stack_fit_tile(evidence, registration, row0 + t->row, col0 + t->col, radius, piece,
-                          t->height, t->height, &fit);
+                          t->height, t->height, NULL, NULL, &fit);
         sum += fit.score[t->height];
     }
     return sum;
@@ -432,7 +432,7 @@ static vision_status learn(const vision_registration *registration, const vision
             }
             el_stack_fit fit;
             el_stack_fit_tile(&evidence, registration, row0 + t->row, col0 + t->col, r, h,
-                              t->height, t->height, &fit);
+                              t->height, t->height, NULL, NULL, &fit);
             if (fit.found)
                 add_sample(next.colour_mean[colour], next.colour_spread[colour],
                            &next.colour_samples[colour], fit.top_colour);

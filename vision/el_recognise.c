@@ -421,12 +421,18 @@ static void fit_stacks(el_evidence *evidence, const vision_registration *registr
     memset(candidate, 0, sizeof candidate);
     memset(stale, 0, sizeof stale);
     memset(stacked, 0, sizeof(bool[EL_CELLS_MAX][EL_CELLS_MAX]));
+    /* Each tile's scores, kept for its refits: a refit follows the one explained stack that
+     * reached what it read (the others reached none of its capsules), and reads again only
+     * where that stack's capsule and shadow lie. */
+    el_fit_memory(*memory)[EL_CELLS_MAX] = calloc(1, sizeof(el_fit_memory[EL_CELLS_MAX][EL_CELLS_MAX]));
+    el_box changed = {0, -1, 0, -1};
     for (int r = 0; r < grid->rows; r++)
         for (int c = 0; c < grid->cols; c++)
             if (patch_of[r][c] >= 0 && readings[r][c].match.outliers >= STACK_OUTLIERS) {
                 candidate[r][c] = true;
                 el_stack_fit_tile(evidence, registration, r, c, radius, piece, 0,
-                                  most_on(&readings[r][c]), &fits[r][c]);
+                                  most_on(&readings[r][c]), memory ? &memory[r][c] : NULL, NULL,
+                                  &fits[r][c]);
             }
     for (;;) {
         int best_r = -1, best_c = -1;
@@ -437,7 +443,8 @@ static void fit_stacks(el_evidence *evidence, const vision_registration *registr
                     continue;
                 if (stale[r][c]) {
                     el_stack_fit_tile(evidence, registration, r, c, radius, piece, 0,
-                                      most_on(&readings[r][c]), &fits[r][c]);
+                                      most_on(&readings[r][c]), memory ? &memory[r][c] : NULL,
+                                      &changed, &fits[r][c]);
                     stale[r][c] = false;
                 }
                 const el_stack_fit *fit = &fits[r][c];
@@ -451,7 +458,6 @@ static void fit_stacks(el_evidence *evidence, const vision_registration *registr
             break;
         candidate[best_r][best_c] = false;
         stacked[best_r][best_c] = true;
-        el_box changed;
         el_evidence_explain(evidence, registration, &fits[best_r][best_c], radius, piece,
                             &changed);
         /* A fit that read what the explained capsule or its shadow covers may have leant on
@@ -461,6 +467,10 @@ static void fit_stacks(el_evidence *evidence, const vision_registration *registr
                 if (candidate[r][c] && el_box_overlaps(&fits[r][c].read, &changed))
                     stale[r][c] = true;
     }
+    for (int r = 0; memory && r < grid->rows; r++)
+        for (int c = 0; c < grid->cols; c++)
+            el_fit_memory_free(&memory[r][c]);
+    free(memory);
 }
 
 /* The tiles of a table as read_tiles found them, for read_stacks. */

@@ -546,6 +546,65 @@ static float *colour_change(const el_table *table, int axis)
     return change;
 }
 
+/* The pixels of table row y within [x0, x1] whose coordinate along either axis (u = dx cu +
+ * dy su, v = -dx su + dy cu, dx and dy from the centre (cx, cy) to the pixel's centre) may lie
+ * in one of its runs (axis 0's run_count[0] first, then axis 1's), a pixel to spare either
+ * side: into spans, merged and in order; returns how many. */
+static int row_spans(double (*runs)[2], const int run_count[2], double cx, double cy,
+                     double cu, double su, int y, int x0, int x1, double (*spans)[2])
+{
+    double dy = y + 0.5 - cy;
+    int count = 0;
+    for (int axis = 0; axis < 2; axis++) {
+        /* the coordinate along x: t = base + slope * (x + 0.5 - cx) */
+        double base = axis == 0 ? dy * su : dy * cu, slope = axis == 0 ? cu : -su;
+        for (int i = 0; i < run_count[axis]; i++) {
+            const double *run = runs[(axis == 0 ? 0 : run_count[0]) + i];
+            double a, b;
+            if (fabs(slope) < 1e-12) { /* the whole row, or none of it */
+                if (base < run[0] - 1e-9 || base > run[1] + 1e-9)
+                    continue;
+                a = x0;
+                b = x1;
+            } else {
+                a = (run[0] - base) / slope + cx - 0.5;
+                b = (run[1] - base) / slope + cx - 0.5;
+                if (a > b) {
+                    double swap = a;
+                    a = b;
+                    b = swap;
+                }
+                a = floor(a) - 2.0;
+                b = ceil(b) + 2.0;
+            }
+            a = a < x0 ? x0 : a;
+            b = b > x1 ? x1 : b;
+            if (a > b)
+                continue;
+            /* insert in order of start, merging what overlaps */
+            int at = count;
+            while (at > 0 && spans[at - 1][0] > a)
+                at--;
+            memmove(spans + at + 1, spans + at, sizeof *spans * (size_t)(count - at));
+            spans[at][0] = a;
+            spans[at][1] = b;
+            count++;
+        }
+    }
+    int merged = 0;
+    for (int i = 0; i < count; i++) {
+        if (merged > 0 && spans[i][0] <= spans[merged - 1][1] + 1.0) {
+            if (spans[i][1] > spans[merged - 1][1])
+                spans[merged - 1][1] = spans[i][1];
+        } else {
+            spans[merged][0] = spans[i][0];
+            spans[merged][1] = spans[i][1];
+            merged++;
+        }
+    }
+    return merged;
+}
+
 /* The gap lines' profiles across the layout turned by angle, in bins of 1/PROFILE_BINS_PER_MM
  * from low: each bin the colour change summed over the pixels between two held cells, and
  * after the bins their count. Only the bins needed[axis] marks are summed (comb_fit reads no
@@ -573,8 +632,54 @@ static void gap_profiles(const el_table *table, const float *change[2], double a
     }
     int x0 = (int)fmax(0, floor(x_low)), x1 = (int)fmin(table->width - 1, ceil(x_high));
     int y0 = (int)fmax(0, floor(y_low)), y1 = (int)fmin(table->height - 1, ceil(y_high));
-    for (int y = y0; y <= y1; y += stride)
+    /* The needed bins' runs, as spans of each axis's coordinate; a row crosses each span in
+     * one run of pixels (both coordinates are linear along it), and only those pixels are
+     * visited, in the same order as the whole row: the sums come out the same, bit for bit. */
+    int run_count[2] = {0, 0};
+    double (*runs)[2] = malloc(sizeof *runs * (size_t)(bins + 2)); /* at most bins / 2 + 1 */
+    double (*spans)[2] = malloc(sizeof *spans * (size_t)(bins + 2)); /* an axis */
+    if (!runs || !spans) { /* every pixel, as before */
+        free(runs);
+        free(spans);
+        runs = spans = NULL;
+    }
+    for (int axis = 0; runs && axis < 2; axis++)
+        for (int b = 0; b < bins; b++) {
+            if (!needed[axis][b])
+                continue;
+            int end = b;
+            while (end + 1 < bins && needed[axis][end + 1])
+                end++;
+            /* (runs of axis 0 first, then axis 1: run_count[0] of them, then run_count[1]) */
+            double (*run)[2] = &runs[run_count[0] + run_count[1]];
+            (*run)[0] = low[axis] + (double)b / PROFILE_BINS_PER_MM;
+            (*run)[1] = low[axis] + (double)(end + 1) / PROFILE_BINS_PER_MM;
+            run_count[axis]++;
+            b = end;
+        }
+    for (int y = y0; y <= y1; y += stride) {
+        int span_count = runs ? row_spans(runs, run_count, cx, cy, cu, su, y, x0, x1, spans)
+                              : 0;
+        if (runs && span_count == 0)
+            continue;
+        int span = 0;
+        int from = runs ? (int)spans[0][0] : x0, to = runs ? (int)spans[0][1] : x1;
         for (int x = x0; x <= x1; x += stride) {
+            if (runs) { /* the next pixel within a span, or the row is done */
+                while (span < span_count && x > to) {
+                    span++;
+                    if (span < span_count) {
+                        from = (int)spans[span][0];
+                        to = (int)spans[span][1];
+                    }
+                }
+                if (span == span_count)
+                    break;
+                if (x < from) { /* on to the first pixel of the stride at or after it */
+                    x += (from - x + stride - 1) / stride * stride - stride;
+                    continue;
+                }
+            }
             double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
             double u = dx * cu + dy * su, v = -dx * su + dy * cu;
             if (u < low[0] || u >= high[0] || v < low[1] || v >= high[1])
@@ -590,6 +695,9 @@ static void gap_profiles(const el_table *table, const float *change[2], double a
                 count[1][bv] += 1.0f;
             }
         }
+    }
+    free(runs);
+    free(spans);
 }
 
 /* The interior gap lines along one axis: the pitch and the first line's place (mm from low)

@@ -466,30 +466,6 @@ static double shadow_score(const el_evidence *evidence, const capsule *shadow,
     return total;
 }
 
-/* A stack's score at foot (capsule_score), and its shadow's once the light is known;
- * *shadow_pixels (may be NULL) counts the shadow's pixels outside the image (0: no light), and
- * *darkened (may be NULL) is its shadow_score. */
-static double stack_score(const el_evidence *evidence, const vision_registration *registration,
-                          const double foot[2], double radius, double top_z, int *piece,
-                          int *scenery, double *darkened, int *shadow_pixels)
-{
-    capsule c = capsule_of(registration, foot, radius, top_z);
-    capsule_rows rows;
-    capsule_rows_of(&c, evidence->table, &rows);
-    double score = capsule_score(evidence, &rows, piece, scenery), shade = 0.0;
-    int pixels = 0;
-    if (evidence->light_known) {
-        capsule shadow = shadow_of(registration, evidence->shadow_per_mm, foot, radius, top_z);
-        shade = shadow_score(evidence, &shadow, &rows, &pixels);
-        score += SHADOW_WEIGHT * shade;
-    }
-    if (darkened)
-        *darkened = shade;
-    if (shadow_pixels)
-        *shadow_pixels = pixels;
-    return score;
-}
-
 /* Grows box to take in the capsule's bounds. */
 static void box_add(el_box *box, const capsule *c)
 {
@@ -502,6 +478,37 @@ static void box_add(el_box *box, const capsule *c)
 }
 
 static const el_box NO_BOX = {INT_MAX, INT_MIN, INT_MAX, INT_MIN};
+
+/* A stack's score at foot (capsule_score), and its shadow's once the light is known;
+ * *shadow_pixels (may be NULL) counts the shadow's pixels outside the image (0: no light), and
+ * *darkened (may be NULL) is its shadow_score. */
+static double stack_score(const el_evidence *evidence, const vision_registration *registration,
+                          const double foot[2], double radius, double top_z, int *piece,
+                          int *scenery, double *darkened, int *shadow_pixels, el_box *reach)
+{
+    capsule c = capsule_of(registration, foot, radius, top_z);
+    capsule_rows rows;
+    capsule_rows_of(&c, evidence->table, &rows);
+    double score = capsule_score(evidence, &rows, piece, scenery), shade = 0.0;
+    int pixels = 0;
+    if (reach) {
+        *reach = NO_BOX;
+        box_add(reach, &c);
+    }
+    if (evidence->light_known) {
+        capsule shadow = shadow_of(registration, evidence->shadow_per_mm, foot, radius, top_z);
+        shade = shadow_score(evidence, &shadow, &rows, &pixels);
+        score += SHADOW_WEIGHT * shade;
+        if (reach)
+            box_add(reach, &shadow);
+    }
+    if (darkened)
+        *darkened = shade;
+    if (shadow_pixels)
+        *shadow_pixels = pixels;
+    return score;
+}
+
 
 /* Sets what (the evidence's value or shade) to -1, cannot say, over the capsule, each pixel
  * worked out first so that the other of the two is kept. */
@@ -544,25 +551,44 @@ void el_evidence_explain(el_evidence *evidence, const vision_registration *regis
 
 /* The best foot for one height: every COARSE_MM over the tile (a capsule's score changes
  * over its radius, more than COARSE_MM), then the eight feet around the best at half the step,
- * down to FINE_MM. */
+ * down to FINE_MM. memory (may be NULL): the coarse feet's scores, the last fit's (known) but
+ * where changed reaches them, and kept for the next. */
 static double best_foot(el_evidence *evidence, const vision_registration *registration,
                         const double centre[2], double room, double radius, double top_z,
-                        double foot[2], int *piece, int *scenery)
+                        el_foot_score *memory, bool known, const el_box *changed,
+                        int *reused, double foot[2], int *piece, int *scenery)
 {
     double best = -INFINITY;
     double around[2] = {centre[0], centre[1]};
     for (double step = COARSE_MM, reach = room; step >= FINE_MM - 1e-9;
          reach = step / 2, step /= 2) {
         double base[2] = {around[0], around[1]};
+        int coarse = 0; /* the coarse feet in order */
         for (double dy = -reach; dy <= reach + 1e-9; dy += step)
             for (double dx = -reach; dx <= reach + 1e-9; dx += step) {
                 double at[2] = {base[0] + dx, base[1] + dy};
                 if (fabs(at[0] - centre[0]) > room + 1e-9 ||
                     fabs(at[1] - centre[1]) > room + 1e-9)
                     continue;
+                if (step < COARSE_MM && dx == 0.0 && dy == 0.0 && best > -INFINITY)
+                    continue; /* the best so far, scored already */
+                el_foot_score *kept = step == COARSE_MM && memory ? &memory[coarse++] : NULL;
                 int yes, no;
-                double score =
-                    stack_score(evidence, registration, at, radius, top_z, &yes, &no, NULL, NULL);
+                double score;
+                if (kept && known && !(changed && el_box_overlaps(&kept->reach, changed))) {
+                    score = kept->score;
+                    yes = kept->piece;
+                    no = kept->scenery;
+                    (*reused)++;
+                } else {
+                    score = stack_score(evidence, registration, at, radius, top_z, &yes, &no,
+                                        NULL, NULL, kept ? &kept->reach : NULL);
+                    if (kept) {
+                        kept->score = score;
+                        kept->piece = yes;
+                        kept->scenery = no;
+                    }
+                }
                 if (score > best) {
                     best = score;
                     around[0] = at[0];
@@ -577,9 +603,24 @@ static double best_foot(el_evidence *evidence, const vision_registration *regist
     return best;
 }
 
+/* The coarse feet best_foot tries in a room: per axis, -room to room every COARSE_MM. */
+static int coarse_feet(double room)
+{
+    int per_axis = 0;
+    for (double d = -room; d <= room + 1e-9; d += COARSE_MM)
+        per_axis++;
+    return per_axis * per_axis;
+}
+
+void el_fit_memory_free(el_fit_memory *memory)
+{
+    free(memory->feet);
+    memset(memory, 0, sizeof *memory);
+}
+
 void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registration, int row,
                        int col, double radius_mm, double piece_mm, int height, int most,
-                       el_stack_fit *fit)
+                       el_fit_memory *memory, const el_box *changed, el_stack_fit *fit)
 {
     memset(fit, 0, sizeof *fit);
     const el_scenery *scenery = evidence->scenery;
@@ -589,6 +630,24 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
     double centre[2];
     el_art_centre(grid, row, col, scenery->match[row][col].shift_mm, &centre[0], &centre[1]);
     double room = fmax(1.0, scenery->mat->tile_mm / 2.0 - radius_mm);
+    /* What this tile's last fit scored stands where changed does not reach, if that fit
+     * searched the same room; without room to keep it, nothing is kept. */
+    bool known = false;
+    int reused = 0;
+    if (memory) {
+        int feet = coarse_feet(room);
+        if (memory->per_height != feet || !memory->feet) {
+            free(memory->feet);
+            memory->feet = malloc(sizeof *memory->feet * (size_t)feet *
+                                  (VISION_EL_STACK_MAX + 1));
+            memory->per_height = memory->feet ? feet : 0;
+            memory->valid = false;
+        }
+        known = memory->valid && changed;
+        memory->valid = false; /* until every height below is scored */
+        if (!memory->feet)
+            memory = NULL;
+    }
 
     /* Every height is scored, those beyond most too: the stack is the best within most, and
      * a taller one scoring better says the image is longer than any stack the tile may hold
@@ -618,8 +677,10 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
             break;
         double foot[2] = {centre[0], centre[1]};
         int piece = 0, other = 0;
-        fit->score[k] = best_foot(evidence, registration, centre, room, radius_mm, top_z, foot,
-                                  &piece, &other);
+        el_foot_score *kept = memory ? memory->feet + (size_t)k * (size_t)memory->per_height
+                                     : NULL;
+        fit->score[k] = best_foot(evidence, registration, centre, room, radius_mm, top_z, kept,
+                                  known, changed, &reused, foot, &piece, &other);
         if (fit->score[k] > best && (height > 0 || k <= most)) {
             best = fit->score[k];
             fit->height = k;
@@ -628,6 +689,10 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
             best_piece = piece;
             best_scenery = other;
         }
+    }
+    if (memory) {
+        memory->valid = true;
+        memory->reused = reused;
     }
     if (fit->height == 0 || best_piece + best_scenery == 0)
         return;
@@ -642,7 +707,7 @@ void el_stack_fit_tile(el_evidence *evidence, const vision_registration *registr
         int piece, scenery;
         double darkened;
         stack_score(evidence, registration, fit->foot_mm, radius_mm, top_z, &piece, &scenery,
-                    &darkened, &fit->shadow_pixels);
+                    &darkened, &fit->shadow_pixels, NULL);
         fit->shadow_darkened = fit->shadow_pixels ? darkened / fit->shadow_pixels : 0.0;
         fit->shadow_mm = piece_mm * hypot(evidence->shadow_per_mm[0], evidence->shadow_per_mm[1]);
         fit->piece_score += SHADOW_WEIGHT * 2.0 * radius_mm * fit->shadow_mm;
