@@ -844,7 +844,7 @@ static void keep_largest_layout(const el_table *table, const vision_mat *mat, el
 {
     static const int step[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
     int group[EL_CELLS_MAX][EL_CELLS_MAX], size[EL_CELLS_MAX * EL_CELLS_MAX + 1];
-    int queue[EL_CELLS_MAX * EL_CELLS_MAX][2], groups = 0, largest = 0;
+    int queue[EL_CELLS_MAX * EL_CELLS_MAX][2], groups = 0;
     memset(group, 0, sizeof group);
     for (int r = 0; r < grid->rows; r++)
         for (int c = 0; c < grid->cols; c++) {
@@ -866,9 +866,8 @@ static void keep_largest_layout(const el_table *table, const vision_mat *mat, el
                     queue[tail++][1] = nc;
                 }
             }
-            size[id] = tail;
-            largest = largest && size[largest] >= tail ? largest : id;
         }
+    int largest = groups > 0 ? 1 : 0; /* one group: the layout */
     if (groups > 1) {
         static const double centred[2] = {0.0, 0.0};
         memset(size, 0, sizeof size);
