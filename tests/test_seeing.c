@@ -543,6 +543,31 @@ static void assert_teaching_refused(const photo *p, const vision_el_observation 
     assert_int_equal(model->images, images);
 }
 
+/* The seeing bench's box 23 (box seed 1023), taught from its own teaching photo: both rounds
+ * of finding the tops read one colour off its piece (the first round the black top on the
+ * sand beside it, the second, misled by that sand-coloured black, the yellow top half on its
+ * side in shade), so yellow was learnt as a dark olive and every yellow top of every game read
+ * as orange. What the photo taught reads its own yellow top back as orange: the photo is
+ * refused, naming the stack, and nothing is learnt. */
+static void test_seeing_refuses_a_photo_whose_tops_read_back_as_other_colours(void **state)
+{
+    (void)state;
+    static vision_el_observation layout;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    photo p;
+    vision_render_config_default(&p.config);
+    p.config.box_seed = 1023;
+    p.config.scene_seed = 1023000; /* as bench_seeing renders it */
+    shoot(&p, &layout);
+    static vision_el_model model;
+    vision_el_model_init(&model);
+    assert_teaching_refused(&p, &layout, &model,
+                            "reads the yellow adventurers on top of the stack at row 3, column 3 "
+                            "back as orange");
+    assert_int_equal(model.colour_count, 0);
+    vision_image_free(&p.frame);
+}
+
 /* A truth whose stacks the photo does not show: the pieces' colours are never seen, and would
  * read as black (a mean of 0), so the photo is refused, naming the stack, and nothing is
  * learnt. */
@@ -1372,6 +1397,7 @@ int main(void)
         cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
         cmocka_unit_test(test_seeing_teaching_keeps_the_tops_that_read_back),
         cmocka_unit_test(test_seeing_refuses_a_photo_without_the_truths_stacks),
+        cmocka_unit_test(test_seeing_refuses_a_photo_whose_tops_read_back_as_other_colours),
         cmocka_unit_test(test_seeing_refuses_what_it_was_not_taught),
         cmocka_unit_test(test_seeing_refuses_a_truth_the_photo_does_not_show),
         cmocka_unit_test(test_seeing_teaching_takes_the_truth_for_a_tile_like_the_mat),

@@ -285,6 +285,20 @@ static void test_vision_el_read_back_counts_where_the_truth_puts_them(void **sta
     assert_int_equal(read.stacks, 2);
     assert_int_equal(read.tops, 2);    /* grey and black by name */
     assert_int_equal(read.heights, 1); /* the grey three read as two */
+    assert_int_equal(read.other_tops, 0);
+    assert_int_equal(read.first_other, -1);
+
+    /* the black top read grey: counted another colour only when the reading is sure of it */
+    seen->tiles[1].top = seen_grey;
+    vision_el_read_back_of(truth, seen, &read);
+    assert_int_equal(read.tops, 1);
+    assert_int_equal(read.other_tops, 0);
+    seen->tiles[1].confidence[VISION_EL_TOP] = 0.5f;
+    vision_el_read_back_of(truth, seen, &read);
+    assert_int_equal(read.other_tops, 1);
+    assert_int_equal(read.first_other, 1);
+    assert_string_equal(read.first_other_read, "grey");
+    seen->tiles[1].top = seen_black;
 
     /* one row off: nothing is where the truth puts it */
     for (int i = 0; i < seen->tile_count; i++)

@@ -537,6 +537,15 @@ static int fields_read_back(const vision_el_read_back *back)
     return back->types + back->tops + back->heights;
 }
 
+/* Whether a taught model reads its photo back better than another: none of its stacks' tops
+ * surely another colour first, then the more fields read back. */
+static bool reads_back_better(const vision_el_read_back *a, const vision_el_read_back *b)
+{
+    if ((a->other_tops == 0) != (b->other_tops == 0))
+        return a->other_tops == 0;
+    return fields_read_back(a) > fields_read_back(b);
+}
+
 vision_status vision_el_learn(const vision_image *frame, const vision_registration *registration,
                               const vision_mat *mat, const vision_el_observation *truth,
                               vision_el_model *model, char *error, size_t size)
@@ -574,8 +583,7 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
             } else
                 snprintf(message, message_size, "reading back what this photo taught: %s", why);
         }
-        if (learnt == VISION_OK &&
-            (best < 0 || fields_read_back(&t->back) > fields_read_back(&tries[best].back)))
+        if (learnt == VISION_OK && (best < 0 || reads_back_better(&t->back, &tries[best].back)))
             best = k;
         if (k == 0 || learnt == VISION_NOMEM)
             status = learnt;
@@ -588,6 +596,17 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
                  "truth puts them: a tile the truth does not have, or glare taken for one, "
                  "shifts them; take it again (even light, no glare, only the layout's tiles)",
                  tries[best].back.types, truth->tile_count);
+        status = VISION_BAD_INPUT;
+    }
+    /* A colour learnt from a top read half off its piece (its side in shade, the sand beside
+     * it) reads the photo's own top as another colour, and every game's with it. */
+    if (status == VISION_OK && tries[best].back.other_tops > 0) {
+        const vision_el_tile *t = &truth->tiles[tries[best].back.first_other];
+        snprintf(error, size,
+                 "what this photo taught reads the %s adventurers on top of the stack at row "
+                 "%d, column %d back as %s: their colour was not seen clearly; take it again "
+                 "(even light, no glare, the stacks in plain view)",
+                 truth->colours[t->top], t->row, t->col, tries[best].back.first_other_read);
         status = VISION_BAD_INPUT;
     }
     if (status == VISION_OK)

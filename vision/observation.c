@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void vision_mat_default(vision_mat *mat)
@@ -31,6 +32,7 @@ void vision_el_read_back_of(const vision_el_observation *truth, const vision_el_
                             vision_el_read_back *read)
 {
     memset(read, 0, sizeof *read);
+    read->first_other = -1;
     int row0 = INT_MAX, col0 = INT_MAX;
     for (int i = 0; i < truth->tile_count; i++) {
         row0 = truth->tiles[i].row < row0 ? truth->tiles[i].row : row0;
@@ -45,9 +47,17 @@ void vision_el_read_back_of(const vision_el_observation *truth, const vision_el_
                 continue;
             read->types += s->type == t->type;
             if (t->height > 0) {
-                read->tops += s->top >= 0 && t->top >= 0 &&
-                              strcmp(seen->colours[s->top], truth->colours[t->top]) == 0;
+                bool named = s->top >= 0 && t->top >= 0;
+                bool same = named && strcmp(seen->colours[s->top], truth->colours[t->top]) == 0;
+                read->tops += same;
                 read->heights += s->height == t->height;
+                if (named && !same && s->confidence[VISION_EL_TOP] >= 0.5f) {
+                    if (read->other_tops++ == 0) {
+                        read->first_other = i;
+                        snprintf(read->first_other_read, sizeof read->first_other_read, "%s",
+                                 seen->colours[s->top]);
+                    }
+                }
             }
         }
     }

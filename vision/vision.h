@@ -275,6 +275,9 @@ typedef struct vision_el_read_back {
     int stacks;  /* stacks of the truth (height 1 or more) */
     int tops;    /* of those, read with their top's colour (by name) */
     int heights; /* of those, read with their height */
+    int other_tops;   /* read with another colour on top, with a confidence of 0.5 or more */
+    int first_other;  /* the truth's tile index of the first such, or -1, and what it read: */
+    char first_other_read[VISION_COLOUR_NAME_MAX];
 } vision_el_read_back;
 
 void vision_el_read_back_of(const vision_el_observation *truth, const vision_el_observation *seen,
