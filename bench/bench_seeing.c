@@ -18,8 +18,8 @@
  *       one piece moves a stack's image in the photo), how often a confident
  *       element is wrong, and the worst images with the commands that reproduce them. --hands
  *       puts 1-2 hands over every third image. --save DIR writes each failing image (at most
- *       SAVE_MAX) with its truth and what was seen, and its box's teaching photo, truth and
- *       profile. --true-size gives each taught model its box's true adventurer size (the render
+ *       SAVE_MAX, and every one registration or recognition refused beyond) with its truth and
+ *       what was seen, and its box's teaching photo, truth and profile. --true-size gives each taught model its box's true adventurer size (the render
  *       info's), to measure what the size costs the heights.
  *   bench_seeing speed [--runs N] [--seed S]
  *       one OpenCV thread: N (default 30) 1080p renders of the largest table of 200 random
@@ -1107,7 +1107,7 @@ static int accuracy(const accuracy_options *options)
                 tally_add(&bins[BIN_ALL], &one);
             }
 
-            if (options->save && !one.exact && saved < SAVE_MAX) {
+            if (options->save && !one.exact && (saved < SAVE_MAX || stage >= 0)) {
                 char path[1024];
                 save_box(options->save, b, box);
                 snprintf(path, sizeof path, "%s/box-%d-scene-%llu", options->save, b,
