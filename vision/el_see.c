@@ -349,20 +349,23 @@ static uint8_t *solid_layout(const el_table *table, int reach)
 #define PROJECTION_BIN_MM 2.0
 
 /* How sharply the points' projection on the axis at angle steps: the
- * layout's outline is made of tile edges, so its projections are steps at the right angle. */
-static double projection_sharpness(const float *points, int count, double angle, int bins,
-                                   double reach, int *histogram)
+ * layout's outline is made of tile edges, so its projections are steps at the right angle.
+ * The points' bins are worked out first, apart from the histogram, so that the compiler
+ * vectorises that loop (the same double arithmetic as a point at a time). */
+static double projection_sharpness(const float *xs, const float *ys, int count, double angle,
+                                   int bins, double reach, int *histogram, int *bin_of)
 {
     double c = cos(angle), s = sin(angle), sharpness = 0.0;
     for (int axis = 0; axis < 2; axis++) {
+        /* along = x c + y s, or -x s + y c */
+        double along_x = axis == 0 ? c : -s, along_y = axis == 0 ? s : c;
+        for (int i = 0; i < count; i++)
+            bin_of[i] = (int)(((double)xs[i] * along_x + (double)ys[i] * along_y + reach) /
+                              PROJECTION_BIN_MM);
         memset(histogram, 0, sizeof(int) * (size_t)bins);
-        for (int i = 0; i < count; i++) {
-            double x = points[2 * i], y = points[2 * i + 1];
-            double along = axis == 0 ? x * c + y * s : -x * s + y * c;
-            int bin = (int)((along + reach) / PROJECTION_BIN_MM);
-            if (bin >= 0 && bin < bins)
-                histogram[bin]++;
-        }
+        for (int i = 0; i < count; i++)
+            if (bin_of[i] >= 0 && bin_of[i] < bins)
+                histogram[bin_of[i]]++;
         for (int b = 1; b < bins; b++) {
             double step = histogram[b] - histogram[b - 1];
             sharpness += step * step;
@@ -390,22 +393,24 @@ static double dominant_angle(const el_table *table)
     double reach = sqrt((double)w * w + (double)h * h) / 2.0 + 2.0;
     int bins = (int)(2.0 * reach / PROJECTION_BIN_MM) + 1;
     float *points = malloc(sizeof(float) * 2 * (size_t)(count + 1));
+    float *xs = points, *ys = points ? points + count + 1 : NULL;
     int *histogram = malloc(sizeof(int) * (size_t)bins);
+    int *bin_of = malloc(sizeof(int) * (size_t)(count + 1));
     double best_angle = 0.0;
-    if (points && histogram && count > 0) {
+    if (points && histogram && bin_of && count > 0) {
         int n = 0;
         for (int y = 0; y < h; y += STRIDE)
             for (int x = 0; x < w; x += STRIDE)
                 if (mask[(size_t)y * (size_t)w + (size_t)x]) {
-                    points[2 * n] = (float)(x + 0.5 - w / 2.0);
-                    points[2 * n + 1] = (float)(y + 0.5 - h / 2.0);
+                    xs[n] = (float)(x + 0.5 - w / 2.0);
+                    ys[n] = (float)(y + 0.5 - h / 2.0);
                     n++;
                 }
         double best = -1.0, step = 0.25, low = -MAX_TURN_DEG, high = MAX_TURN_DEG;
         for (int stage = 0; stage < 2; stage++) {
             for (double a = low; a <= high + 1e-9; a += step) {
-                double sharpness =
-                    projection_sharpness(points, n, a * PI / 180.0, bins, reach, histogram);
+                double sharpness = projection_sharpness(xs, ys, n, a * PI / 180.0, bins, reach,
+                                                        histogram, bin_of);
                 if (sharpness > best) {
                     best = sharpness;
                     best_angle = a;
@@ -418,6 +423,7 @@ static double dominant_angle(const el_table *table)
     }
     free(points);
     free(histogram);
+    free(bin_of);
     free(solid);
     return best_angle * PI / 180.0;
 }
