@@ -1187,17 +1187,24 @@ static void test_seeing_finds_the_light_and_reads_heights_from_shadows(void **st
     free(tiles);
 }
 
+/* The evidence of the scene's table (free it with el_evidence_free), the light known. */
+static void evidence_lit(const stacks_scene *scene, const el_table *table, const double light[2],
+                         el_evidence *evidence)
+{
+    assert_int_equal(el_evidence_init(evidence, table, &scene->tiles->scenery,
+                                      &scene->tiles->model),
+                     VISION_OK);
+    evidence->light_known = true;
+    memcpy(evidence->shadow_per_mm, light, sizeof evidence->shadow_per_mm);
+}
+
 /* A stack's fit on tile (2, 3) of the scene's table, the light known; with every pixel's
  * evidence worked out first when whole (else only what the fit asks for). */
 static void fit_on(const stacks_scene *scene, const el_table *table, const double light[2],
                    bool whole, el_stack_fit *fit)
 {
     el_evidence evidence;
-    assert_int_equal(el_evidence_init(&evidence, table, &scene->tiles->scenery,
-                                      &scene->tiles->model),
-                     VISION_OK);
-    evidence.light_known = true;
-    memcpy(evidence.shadow_per_mm, light, sizeof evidence.shadow_per_mm);
+    evidence_lit(scene, table, light, &evidence);
     for (int y = 0; whole && y < table->height; y++)
         for (int x = 0; x < table->width; x++)
             el_evidence_at(&evidence, x, y);
@@ -1277,11 +1284,7 @@ static void test_seeing_a_stack_fit_reads_only_within_its_box(void **state)
 
     /* explaining the stack beside it changes the evidence within its box only */
     el_evidence evidence;
-    assert_int_equal(el_evidence_init(&evidence, &table, &scene.tiles->scenery,
-                                      &scene.tiles->model),
-                     VISION_OK);
-    evidence.light_known = true;
-    memcpy(evidence.shadow_per_mm, light, sizeof drawn_light);
+    evidence_lit(&scene, &table, light, &evidence);
     el_stack_fit neighbour;
     el_stack_fit_tile(&evidence, &scene.registration, 1, 3, radius, piece, 0, VISION_EL_STACK_MAX,
                       NULL, NULL, &neighbour);
@@ -1340,11 +1343,7 @@ static void test_seeing_a_refit_from_memory_is_a_fit_afresh(void **state)
     el_stack_fit first;
     draw_and_fit(&scene, &table, &first);
     el_evidence evidence;
-    assert_int_equal(el_evidence_init(&evidence, &table, &scene.tiles->scenery,
-                                      &scene.tiles->model),
-                     VISION_OK);
-    evidence.light_known = true;
-    memcpy(evidence.shadow_per_mm, light, sizeof drawn_light);
+    evidence_lit(&scene, &table, light, &evidence);
     el_fit_memory memory = {0};
     el_stack_fit fit, neighbour, again, afresh;
     el_stack_fit_tile(&evidence, &scene.registration, 2, 3, radius, piece, 0,
