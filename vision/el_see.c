@@ -644,7 +644,7 @@ static void gap_profiles(const el_table *table, const float *change[2], double a
     int run_count[2] = {0, 0};
     double (*runs)[2] = malloc(sizeof *runs * (size_t)(bins + 2)); /* at most bins / 2 + 1 */
     double (*spans)[2] = malloc(sizeof *spans * (size_t)(bins + 2)); /* an axis */
-    if (!runs || !spans) { /* every pixel, as before */
+    if (!runs || !spans) {
         free(runs);
         free(spans);
         runs = spans = NULL;
@@ -663,42 +663,28 @@ static void gap_profiles(const el_table *table, const float *change[2], double a
             run_count[axis]++;
             b = end;
         }
+    double whole[1][2] = {{x0, x1}}; /* without room for the runs: every pixel, as before */
     for (int y = y0; y <= y1; y += stride) {
-        int span_count = runs ? row_spans(runs, run_count, cx, cy, cu, su, y, x0, x1, spans)
-                              : 0;
-        if (runs && span_count == 0)
-            continue;
-        int span = 0;
-        int from = runs ? (int)spans[0][0] : x0, to = runs ? (int)spans[0][1] : x1;
-        for (int x = x0; x <= x1; x += stride) {
-            if (runs) { /* the next pixel within a span, or the row is done */
-                while (span < span_count && x > to) {
-                    span++;
-                    if (span < span_count) {
-                        from = (int)spans[span][0];
-                        to = (int)spans[span][1];
-                    }
-                }
-                if (span == span_count)
-                    break;
-                if (x < from) { /* on to the first pixel of the stride at or after it */
-                    x += (from - x + stride - 1) / stride * stride - stride;
+        int span_count = runs ? row_spans(runs, run_count, cx, cy, cu, su, y, x0, x1, spans) : 1;
+        double(*row)[2] = runs ? spans : whole;
+        /* each span's pixels of the stride from x0 (the spans do not overlap, in order) */
+        for (int k = 0; k < span_count; k++) {
+            int from = (int)row[k][0], to = (int)row[k][1];
+            for (int x = x0 + (from - x0 + stride - 1) / stride * stride; x <= to; x += stride) {
+                double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+                double u = dx * cu + dy * su, v = -dx * su + dy * cu;
+                if (u < low[0] || u >= high[0] || v < low[1] || v >= high[1])
                     continue;
+                size_t at = (size_t)y * (size_t)table->width + (size_t)x;
+                int bu = (int)((u - low[0]) * PROFILE_BINS_PER_MM), bv = (int)((v - low[1]) * PROFILE_BINS_PER_MM);
+                if (bu < bins && needed[0][bu] && between_tiles(cells, u, v, 0)) {
+                    profile[0][bu] += change[0][at];
+                    count[0][bu] += 1.0f;
                 }
-            }
-            double dx = x + 0.5 - cx, dy = y + 0.5 - cy;
-            double u = dx * cu + dy * su, v = -dx * su + dy * cu;
-            if (u < low[0] || u >= high[0] || v < low[1] || v >= high[1])
-                continue;
-            size_t at = (size_t)y * (size_t)table->width + (size_t)x;
-            int bu = (int)((u - low[0]) * PROFILE_BINS_PER_MM), bv = (int)((v - low[1]) * PROFILE_BINS_PER_MM);
-            if (bu < bins && needed[0][bu] && between_tiles(cells, u, v, 0)) {
-                profile[0][bu] += change[0][at];
-                count[0][bu] += 1.0f;
-            }
-            if (bv < bins && needed[1][bv] && between_tiles(cells, u, v, 1)) {
-                profile[1][bv] += change[1][at];
-                count[1][bv] += 1.0f;
+                if (bv < bins && needed[1][bv] && between_tiles(cells, u, v, 1)) {
+                    profile[1][bv] += change[1][at];
+                    count[1][bv] += 1.0f;
+                }
             }
         }
     }

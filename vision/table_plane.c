@@ -657,6 +657,40 @@ static vision_status used_homography(const corner_set *corners, double homograph
     return cv_geom_find_homography(mat, seen, count, homography, detail, detail_size);
 }
 
+/* Where table marker id's centre lies on the mat (mm: marker 0's centre is the origin), and
+ * its corner c (0 top-left, then clockwise). */
+static vision_point marker_centre_on_mat(const vision_mat *mat, int id)
+{
+    return (vision_point){id == 1 || id == 2 ? mat->width_mm : 0.0,
+                          id >= 2 ? mat->height_mm : 0.0};
+}
+
+static vision_point marker_corner_on_mat(const vision_mat *mat, int id, int c)
+{
+    static const double offset[4][2] = {{-0.5, -0.5}, {0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}};
+    vision_point centre = marker_centre_on_mat(mat, id);
+    return (vision_point){centre.x + offset[c][0] * mat->marker_mm,
+                          centre.y + offset[c][1] * mat->marker_mm};
+}
+
+/* The homography from the mat to the frame that the markers found give (index_of[id]: the
+ * marker of id in found[], -1 not found; one marker gives it roughly); false when none was
+ * found or they are degenerate. */
+static bool found_homography(const cv_geom_marker *found, const int index_of[4],
+                             const vision_mat *mat, double homography[9])
+{
+    vision_point table[16], image[16];
+    int count = 0;
+    for (int id = 0; id < 4; id++)
+        for (int c = 0; c < 4 && index_of[id] >= 0; c++) {
+            table[count] = marker_corner_on_mat(mat, id, c);
+            image[count++] = found[index_of[id]].corners[c];
+        }
+    char detail[128];
+    return count >= 4 && cv_geom_find_homography(table, image, count, homography, detail,
+                                                 sizeof detail) == VISION_OK;
+}
+
 /* The registration from the markers' corners (missing: the one not found, its corners unset;
  * -1 none). */
 static vision_status fit_registration(const vision_point seen_corners[4][4], int missing,
@@ -664,9 +698,6 @@ static vision_status fit_registration(const vision_point seen_corners[4][4], int
                                       int width, int height, vision_registration *out,
                                       char *error, size_t size)
 {
-    static const double corner_offset[4][2] = {{-0.5, -0.5}, {0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}};
-    const double centres[4][2] = {
-        {0, 0}, {mat->width_mm, 0}, {mat->width_mm, mat->height_mm}, {0, mat->height_mm}};
     corner_set corners;
     bool calibrated = camera && camera->known;
     vision_camera intrinsics;
@@ -676,8 +707,7 @@ static vision_status fit_registration(const vision_point seen_corners[4][4], int
     for (int id = 0; id < 4; id++)
         for (int c = 0; c < 4; c++) {
             int i = id * 4 + c;
-            corners.mat[i].x = centres[id][0] + corner_offset[c][0] * mat->marker_mm;
-            corners.mat[i].y = centres[id][1] + corner_offset[c][1] * mat->marker_mm;
+            corners.mat[i] = marker_corner_on_mat(mat, id, c);
             corners.seen[i] = seen_corners[id][c];
             corners.used[i] = id != missing;
         }
@@ -955,13 +985,13 @@ static vision_status search_again(const vision_image *frame, int id, vision_poin
      * samples a cell where aruco's 4 misread them (two of the four markers the accuracy bench
      * lost, bench/README.md). */
     static const int windows[] = {7, 13, 19}, cells[] = {4, 8};
-    enum { TRIES = sizeof windows / sizeof windows[0] * (sizeof cells / sizeof cells[0]) };
     bool seen = false;
-    for (int t = 0; t < TRIES && !seen && status == VISION_OK; t++) {
+    for (size_t w = 0; w < sizeof windows / sizeof windows[0] && !seen; w++)
+    for (size_t k = 0; k < sizeof cells / sizeof cells[0] && !seen && status == VISION_OK; k++) {
         cv_geom_marker more[8];
-        int more_count = 0, w = t / 2, cell = cells[t % 2];
-        status = cv_geom_detect_markers(&grey, 1, CV_GEOM_DICT_4X4_50, windows[w], cell, more, 8,
-                                        &more_count, detail, detail_size);
+        int more_count = 0;
+        status = cv_geom_detect_markers(&grey, 1, CV_GEOM_DICT_4X4_50, windows[w], cells[k], more,
+                                        8, &more_count, detail, detail_size);
         for (int i = 0; status == VISION_OK && i < more_count && *count < MAX_MARKERS; i++) {
             if (more[i].id != id)
                 continue;
@@ -996,21 +1026,12 @@ static vision_status find_markers(const vision_image *frame, const vision_image 
         return status;
     int index_of[4] = {-1, -1, -1, -1}, table_markers = 0;
     double largest = 0;
-    vision_point table[16], image[16];
-    const double centres[4][2] = {
-        {0, 0}, {mat->width_mm, 0}, {mat->width_mm, mat->height_mm}, {0, mat->height_mm}};
-    static const double offset[4][2] = {{-0.5, -0.5}, {0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}};
     for (int i = 0; i < *count; i++) {
         int id = found[i].id;
         if (id < 0 || id > 3 || index_of[id] >= 0)
             continue;
         index_of[id] = i;
         largest = fmax(largest, marker_side(&found[i]));
-        for (int c = 0; c < 4; c++) {
-            table[table_markers * 4 + c].x = centres[id][0] + offset[c][0] * mat->marker_mm;
-            table[table_markers * 4 + c].y = centres[id][1] + offset[c][1] * mat->marker_mm;
-            image[table_markers * 4 + c] = found[i].corners[c];
-        }
         table_markers++;
     }
     if (table_markers == 4)
@@ -1027,13 +1048,13 @@ static vision_status find_markers(const vision_image *frame, const vision_image 
         return status;
     }
     double homography[9];
-    if (cv_geom_find_homography(table, image, table_markers * 4, homography, detail,
-                                detail_size) != VISION_OK)
+    if (!found_homography(found, index_of, mat, homography))
         return VISION_OK; /* the markers found are degenerate: what is missing stays missing */
     for (int id = 0; id < 4 && status == VISION_OK; id++) {
         if (index_of[id] >= 0)
             continue;
-        vision_point guess = apply_homography(homography, centres[id][0], centres[id][1]);
+        vision_point centre_on_mat = marker_centre_on_mat(mat, id);
+        vision_point guess = apply_homography(homography, centre_on_mat.x, centre_on_mat.y);
         double nearest = INFINITY;
         for (int other = 0; other < 4; other++)
             if (index_of[other] >= 0) {
@@ -1054,27 +1075,12 @@ static vision_status find_markers(const vision_image *frame, const vision_image 
 static bool missing_in_view(const cv_geom_marker *found, const int index_of[4],
                             const vision_mat *mat, int id, int width, int height)
 {
-    static const double offset[4][2] = {{-0.5, -0.5}, {0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}};
-    const double centres[4][2] = {
-        {0, 0}, {mat->width_mm, 0}, {mat->width_mm, mat->height_mm}, {0, mat->height_mm}};
-    vision_point table[16], image[16];
-    int count = 0;
-    for (int other = 0; other < 4; other++)
-        for (int c = 0; c < 4 && index_of[other] >= 0; c++) {
-            table[count].x = centres[other][0] + offset[c][0] * mat->marker_mm;
-            table[count].y = centres[other][1] + offset[c][1] * mat->marker_mm;
-            image[count++] = found[index_of[other]].corners[c];
-        }
     double homography[9];
-    char detail[128];
-    if (count < 4 ||
-        cv_geom_find_homography(table, image, count, homography, detail, sizeof detail) !=
-            VISION_OK)
+    if (!found_homography(found, index_of, mat, homography))
         return false;
     for (int c = 0; c < 4; c++) {
-        vision_point at = apply_homography(homography,
-                                           centres[id][0] + offset[c][0] * mat->marker_mm,
-                                           centres[id][1] + offset[c][1] * mat->marker_mm);
+        vision_point corner = marker_corner_on_mat(mat, id, c);
+        vision_point at = apply_homography(homography, corner.x, corner.y);
         if (!(at.x >= 0 && at.y >= 0 && at.x < width && at.y < height))
             return false;
     }
