@@ -184,17 +184,22 @@ static int reconcile(long games, bool per_action)
     return 0;
 }
 
-/* The lines of a random game, for replaying it. */
+/* The lines of a random game, for replaying it (a random game has about 150; one that does not
+ * fit is refused rather than replayed cut short). */
+enum { GAME_LINES_MAX = 2048 };
 typedef struct game_lines {
     int count;
-    char lines[512][256];
+    bool overflowed;
+    char lines[GAME_LINES_MAX][256];
 } game_lines;
 
 static void keep_line(void *context, const char *line)
 {
     game_lines *g = context;
-    if (g->count < 512)
+    if (g->count < GAME_LINES_MAX)
         snprintf(g->lines[g->count++], sizeof g->lines[0], "%s", line);
+    else
+        g->overflowed = true;
 }
 
 /* What a camera that reads no height sees of the state. */
@@ -227,17 +232,27 @@ static int hidden(long games)
             el_state state = test_el_new_game(seats, true);
             el_error error;
             played.count = 0;
+            played.overflowed = false;
             if (el_random_game(&state, 7000 + (uint64_t)g, keep_line, &played, &error) != EL_OK) {
                 fprintf(stderr, "game %ld: %s\n", g, error.message);
+                return 1;
+            }
+            if (played.overflowed) {
+                fprintf(stderr, "game %ld: more than %d lines\n", g, GAME_LINES_MAX);
                 return 1;
             }
             state = test_el_new_game(seats, true);
             for (int i = 0; i < played.count; i++) {
                 const char *line = played.lines[i];
                 el_observation before, after;
+                el_line next;
                 observe_without_heights(&state, &before);
-                if (strstr(line, ": end") && state.placed_this_turn > 0 &&
-                    !state.token_this_turn) {
+                if (el_parse(&state, line, &next, &error) != EL_OK) {
+                    fprintf(stderr, "game %ld: '%s': %s\n", g, line, error.message);
+                    return 1;
+                }
+                if (next.kind == EL_LINE_MOVE && next.move.kind == EL_MOVE_END &&
+                    state.placed_this_turn > 0 && !state.token_this_turn) {
                     el_move moves[1];
                     ends++;
                     asked += el_hidden_tokens(&state, &before, moves, 1) > 0;
@@ -246,8 +261,7 @@ static int hidden(long games)
                     fprintf(stderr, "game %ld: '%s': %s\n", g, line, error.message);
                     return 1;
                 }
-                bool token = strstr(line, "boat") || strstr(line, "snakes") ||
-                             strstr(line, "sandstorm") || strstr(line, "caravan");
+                bool token = next.kind == EL_LINE_MOVE && next.move.kind == EL_MOVE_TOKEN;
                 observe_without_heights(&state, &after);
                 tokens += token;
                 unseen += token && looks_the_same(&before, &after);
