@@ -12,7 +12,8 @@
  * hands, a resting hand and a nudged camera (tablescribe render --script, 5 frames a second) at
  * W x H (default 1280 x 720) in child processes, and replayed here through the pipeline as
  * fast as the frames read.
- * Reported: frames a second (reading the frames included) and the stages' share, the peak
+ * Reported: frames a second (reading the frames included) and the stages' share (recognition's
+ * too, and the share of tiles whose reading was kept from the last read), the peak
  * resident memory (getrusage), committed moves against the script: right (in order), false
  * (committed but not the script's next line), missed (script lines never committed, but for
  * a last line that ends a turn, which nothing after it shows: counted apart), flags;
@@ -382,6 +383,11 @@ int main(int argc, char **argv)
         sum.rectify_ms += s->rectify_ms;
         sum.gate_ms += s->gate_ms;
         sum.recognise_ms += s->recognise_ms;
+        sum.grid_ms += s->grid_ms;
+        sum.types_ms += s->types_ms;
+        sum.stacks_ms += s->stacks_ms;
+        sum.tiles_typed += s->tiles_typed;
+        sum.tiles_recalled += s->tiles_recalled;
         sum.tracker_ms += s->tracker_ms;
         sum.total_ms += s->total_ms;
         sum.reads += s->reads;
@@ -445,6 +451,11 @@ int main(int argc, char **argv)
            sum.total_ms / fmax(frames, 1), sum.rectify_ms / fmax(frames, 1),
            sum.gate_ms / fmax(frames, 1), sum.register_ms / fmax(sum.reads + sum.unread, 1),
            sum.recognise_ms / fmax(sum.reads, 1), sum.tracker_ms / fmax(sum.reads, 1));
+    printf("recognition per table read: grid %.1f ms, types %.1f ms, stacks %.1f ms; %.1f tiles "
+           "typed, %.1f%% of them kept from the last read (unchanged)\n",
+           sum.grid_ms / fmax(sum.reads, 1), sum.types_ms / fmax(sum.reads, 1),
+           sum.stacks_ms / fmax(sum.reads, 1), sum.tiles_typed / fmax(sum.reads, 1),
+           100.0 * sum.tiles_recalled / fmax(sum.tiles_typed, 1));
     printf("moves: %d right, %d false, %d missed; %d flags; %ld of %ld tables read with the "
            "acting seat\n",
            total_matched, total_wrong, total_missed, total_flags, sum.acting_known, sum.reads);

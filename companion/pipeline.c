@@ -49,6 +49,7 @@ struct pipeline {
                                  since (the gate IDLE, or SETTLING after neither) */
     bool end_signalled;       /* the players' turn end, for the next table read */
     vision_el_observation *seen;
+    vision_el_memory *memory; /* the last read's tiles, which the next keeps where unchanged */
     el_observation *rules_seen;
     el_observation *rules_sure; /* the same with fields below sure_confidence unseen */
     pipeline_stats stats;
@@ -343,7 +344,7 @@ tracker_status pipeline_new(const pipeline_config *config, pipeline **out)
     if (status != VISION_OK)
         return fail(p, status == VISION_NOMEM ? TRACKER_NOMEM : TRACKER_BAD_INPUT, "%s", error);
     if (!(p->seen = malloc(sizeof *p->seen)) || !(p->rules_seen = malloc(sizeof *p->rules_seen)) ||
-        !(p->rules_sure = malloc(sizeof *p->rules_sure)))
+        !(p->rules_sure = malloc(sizeof *p->rules_sure)) || !(p->memory = vision_el_memory_new()))
         return fail(p, TRACKER_NOMEM, "out of memory");
     p->config.tracker.on_event = on_tracker_event;
     p->config.tracker.context = p;
@@ -373,6 +374,7 @@ void pipeline_free(pipeline *p)
     tracker_free(p->tracker);
     gate_free(p->gate);
     free(p->seen);
+    vision_el_memory_free(p->memory);
     free(p->rules_seen);
     free(p->rules_sure);
     free(p);
@@ -592,9 +594,18 @@ static tracker_status read_table(pipeline *p, const capture_frame *frame)
     const calibration_profile *profile = p->config.profile;
     char error[320];
     double started = vision_clock_ms();
-    vision_status status = vision_el_recognise(&frame->image, &p->registration, &profile->mat,
-                                               &profile->el, p->seen, NULL, error, sizeof error);
+    vision_el_timing timing;
+    vision_status status =
+        vision_el_recognise_again(&frame->image, &p->registration, &profile->mat, &profile->el,
+                                  p->memory, p->seen, &timing, error, sizeof error);
     p->stats.recognise_ms += vision_clock_ms() - started;
+    if (status == VISION_OK) {
+        p->stats.grid_ms += timing.grid_ms;
+        p->stats.types_ms += timing.types_ms;
+        p->stats.stacks_ms += timing.stacks_ms;
+        p->stats.tiles_typed += timing.tiles_typed;
+        p->stats.tiles_recalled += timing.tiles_recalled;
+    }
     if (status == VISION_NOMEM)
         return fail(p, TRACKER_NOMEM, "out of memory");
     if (status != VISION_OK) {

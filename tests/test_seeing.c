@@ -373,6 +373,110 @@ static void test_seeing_types_read_back_from_the_teaching_photo(void **state)
     vision_image_free(&p.frame);
 }
 
+/* The cell (row, col) of an observation, or NULL. */
+static const vision_el_tile *tile_at(const vision_el_observation *o, int row, int col)
+{
+    for (int i = 0; i < o->tile_count; i++)
+        if (o->tiles[i].row == row && o->tiles[i].col == col)
+            return &o->tiles[i];
+    return NULL;
+}
+
+/* Read again with the memory of the last read, a tile that looks as it did keeps its reading,
+ * and one that does not is read afresh: the same photo read again keeps every tile and reads
+ * the same; a photo where one tile was swapped for another type and one was laid beside the
+ * layout reads both as they are now, keeps most of the others, and reads what a read without
+ * the memory reads (but heights it cannot tell). */
+static void test_seeing_a_tile_unchanged_since_the_last_read_keeps_its_reading(void **state)
+{
+    (void)state;
+    static vision_el_observation layout, changed, first, again, fresh;
+    static vision_el_model model;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    photo teach, before, after;
+    take(&teach, &layout, 1, 7);
+    vision_el_model_init(&model);
+    assert_teaching_taken(&teach, &layout, &model);
+    vision_image_free(&teach.frame);
+
+    /* the layout where scene 8 puts it, held there as a recording holds it while it grows */
+    take(&before, &layout, 1, 8);
+    double origin[2] = {NAN, NAN};
+    for (int i = 0; i < before.info.tile_count; i++)
+        if (layout.tiles[i].row == 0 && layout.tiles[i].col == 0) {
+            origin[0] = before.info.tiles[i].x_mm;
+            origin[1] = before.info.tiles[i].y_mm;
+        }
+    assert_false(isnan(origin[0]));
+    vision_image_free(&before.frame);
+    before.config.layout_x_mm = origin[0];
+    before.config.layout_y_mm = origin[1];
+    shoot(&before, &layout);
+    vision_el_memory *memory = vision_el_memory_new();
+    assert_non_null(memory);
+    vision_el_timing timing;
+    char error[256];
+    const vision_mat *mat = &before.config.mat;
+    assert_int_equal(vision_el_recognise_again(&before.frame, &before.registration, mat, &model,
+                                               memory, &first, &timing, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(timing.tiles_typed, layout.tile_count);
+    assert_int_equal(timing.tiles_recalled, 0);
+    assert_int_equal(vision_el_recognise_again(&before.frame, &before.registration, mat, &model,
+                                               memory, &again, &timing, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(timing.tiles_recalled, layout.tile_count);
+    assert_memory_equal(&again, &first, sizeof first);
+
+    /* a clear tile becomes another type; a desert temple is laid below the layout's first
+     * column */
+    changed = layout;
+    int swapped = -1;
+    for (int i = 0; i < changed.tile_count && swapped < 0; i++)
+        if (changed.tiles[i].height == 0 && changed.tiles[i].token == EL_NO_TOKEN &&
+            changed.tiles[i].type != EL_DESERT && changed.tiles[i].type != EL_MOUNTAIN)
+            swapped = i;
+    assert_true(swapped >= 0);
+    int was = changed.tiles[swapped].type;
+    changed.tiles[swapped].type = was == EL_LAKE ? EL_MOUNTAIN : EL_LAKE;
+    vision_el_tile *laid = &changed.tiles[changed.tile_count++];
+    *laid = changed.tiles[swapped];
+    laid->type = EL_DESERT_TEMPLE;
+    laid->row = 4;
+    laid->col = 0;
+    after.config = before.config;
+    shoot(&after, &changed);
+    assert_int_equal(vision_el_recognise_again(&after.frame, &after.registration, mat, &model,
+                                               memory, &again, &timing, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(timing.tiles_typed, changed.tile_count);
+    assert_true(timing.tiles_recalled >= layout.tile_count - 4);
+    assert_true(timing.tiles_recalled <= layout.tile_count - 1);
+    const vision_el_tile *now = tile_at(&again, changed.tiles[swapped].row,
+                                        changed.tiles[swapped].col);
+    assert_non_null(now);
+    assert_int_equal(now->type, changed.tiles[swapped].type);
+    now = tile_at(&again, 4, 0);
+    assert_non_null(now);
+    assert_int_equal(now->type, EL_DESERT_TEMPLE);
+    assert_int_equal(vision_el_recognise(&after.frame, &after.registration, mat, &model, &fresh,
+                                         NULL, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(again.tile_count, fresh.tile_count);
+    for (int i = 0; i < fresh.tile_count; i++) {
+        const vision_el_tile *kept = tile_at(&again, fresh.tiles[i].row, fresh.tiles[i].col);
+        assert_non_null(kept);
+        assert_int_equal(kept->type, fresh.tiles[i].type);
+        assert_int_equal(kept->top, fresh.tiles[i].top);
+        /* a height no surer than a guess may go either way on a reading a little apart */
+        if (fresh.tiles[i].confidence[VISION_EL_HEIGHT] >= 0.5f)
+            assert_int_equal(kept->height, fresh.tiles[i].height);
+    }
+    vision_el_memory_free(memory);
+    vision_image_free(&before.frame);
+    vision_image_free(&after.frame);
+}
+
 /* The tokens are read by their print's colours (their palettes), also where a stack's could
  * pass for them: a boat on a lake (its sail near orange) is a boat, not an orange stack. And
  * without the palettes, a lake still holds no stack. */
@@ -1394,6 +1498,7 @@ int main(void)
         cmocka_unit_test(test_seeing_a_refit_from_memory_is_a_fit_afresh),
         cmocka_unit_test(test_seeing_top_colour_at_another_height),
         cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
+        cmocka_unit_test(test_seeing_a_tile_unchanged_since_the_last_read_keeps_its_reading),
         cmocka_unit_test(test_seeing_teaching_keeps_the_tops_that_read_back),
         cmocka_unit_test(test_seeing_refuses_a_photo_without_the_truths_stacks),
         cmocka_unit_test(test_seeing_refuses_a_photo_whose_tops_read_back_as_other_colours),

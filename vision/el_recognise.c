@@ -10,6 +10,8 @@
                                 taken off (its art's match takes that much as it takes a lamp) */
 #define GLARE_PROBE_MM 4.0   /* where glare_reached_mat looks */
 #define SAME_GRID_MM 0.5     /* grids whose corner cells lie this near are one */
+#define PATCH_KEPT 0.05f     /* a tile's patch this near the last read's is read as then, */
+#define RECALL_MM 5.0        /* where its cell's centre lies this near the one then */
 #define HIDDEN_SHARE 0.5    /* a cell more than half unlike any art is hidden (a hand, glare) */
 #define PIECE_EXPLAINS 1.0f /* a colour this near a piece's (EL_OUTLIER² units) may be one's,
                                shaded: looser than EL_PIECE_LIKE, as it only tells a tile
@@ -485,6 +487,93 @@ typedef struct tiles_read {
     int patch_of[EL_CELLS_MAX][EL_CELLS_MAX]; /* -1: no tile read there */
 } tiles_read;
 
+/* What a read of a table keeps for the next read of the same table (vision_el_memory): the
+ * first reading of its tiles, before any glare was taken off. */
+struct vision_el_memory {
+    const vision_el_model *model;            /* what it was read with */
+    bool any;                                /* a grid was found */
+    el_grid found;                           /* the grid as found */
+    int sampled[EL_CELLS_MAX][EL_CELLS_MAX]; /* each cell's patch (-1: none) */
+    cell_reading readings[EL_CELLS_MAX][EL_CELLS_MAX];
+    el_patch patches[VISION_EL_TILES_MAX];
+};
+
+vision_el_memory *vision_el_memory_new(void)
+{
+    return calloc(1, sizeof(vision_el_memory));
+}
+
+void vision_el_memory_free(vision_el_memory *memory)
+{
+    free(memory);
+}
+
+void vision_el_memory_forget(vision_el_memory *memory)
+{
+    memory->any = false;
+}
+
+static void remember(const vision_el_model *model, const tiles_read *read,
+                     vision_el_memory *memory)
+{
+    memory->model = model;
+    memory->any = read->any;
+    if (!read->any)
+        return;
+    memory->found = read->found;
+    memcpy(memory->sampled, read->sampled, sizeof memory->sampled);
+    memcpy(memory->readings, read->readings, sizeof memory->readings);
+    int tiles = 0;
+    for (int r = 0; r < read->found.rows; r++)
+        for (int c = 0; c < read->found.cols; c++)
+            if (read->sampled[r][c] >= 0)
+                tiles = read->sampled[r][c] + 1 > tiles ? read->sampled[r][c] + 1 : tiles;
+    memcpy(memory->patches, read->patches, (size_t)tiles * sizeof memory->patches[0]);
+}
+
+/* Whether two grids' axes are the same within a degree: a reading's turn and shift mean the
+ * same on both. */
+static bool same_axes(const el_grid *then, const el_grid *now)
+{
+    return fabs(then->angle - now->angle) < PI / 180.0;
+}
+
+/* Whether the tile in the grid's cell (r, c) is one the memory read, unchanged: the cell of
+ * then's grid its centre lies in (tiles float: a grid found again after a tile was laid may lie
+ * a millimetre or two off the last one), sampled as then, looks as it did then (no pixel
+ * further than PATCH_KEPT in any channel, which the sensor's noise stays within and a piece, a
+ * token, a hand, a shadow or a change of light do not). Its reading then is then *reading, its
+ * art's shift told from the grid now. */
+static bool recall(const vision_el_memory *memory, const el_table *table, const el_grid *grid,
+                   const vision_mat *mat, int r, int c, cell_reading *reading)
+{
+    const el_grid *then = &memory->found;
+    double x, y, u, v;
+    int row, col;
+    el_grid_centre(grid, r, c, &x, &y);
+    el_grid_locate(then, x, y, &row, &col, &u, &v);
+    if (row < 0 || col < 0 || row >= then->rows || col >= then->cols ||
+        memory->sampled[row][col] < 0 || hypot(u, v) * then->pitch_mm > RECALL_MM)
+        return false;
+    el_patch now;
+    el_patch_sample(table, then, mat, row, col, &now);
+    const float *a = &memory->patches[memory->sampled[row][col]].colour[0][0][0];
+    const float *b = &now.colour[0][0][0];
+    float most = 0.0f;
+    for (int i = 0; i < EL_PATCH * EL_PATCH * 3; i++)
+        most = fmaxf(most, fabsf(a[i] - b[i]));
+    if (most > PATCH_KEPT)
+        return false;
+    *reading = memory->readings[row][col];
+    /* the art where then's match put it, from the cell's centre now along the grid now */
+    double art_x, art_y;
+    el_art_centre(then, row, col, reading->match.shift_mm, &art_x, &art_y);
+    double dx = art_x - x, dy = art_y - y, cu = cos(grid->angle), su = sin(grid->angle);
+    reading->match.shift_mm[0] = dx * cu + dy * su;
+    reading->match.shift_mm[1] = -dx * su + dy * cu;
+    return true;
+}
+
 /* Whether a read can keep a tile as an earlier read of the same grid read it: the glare taken
  * off since reached none of it (at most GLARE_UNTOUCHED white anywhere on it). */
 static bool untouched(const tiles_read *before, const el_grid *grid, const el_glare *glare,
@@ -534,12 +623,14 @@ static bool same_grid(const el_grid *a, const el_grid *b)
 }
 
 /* The tile grid and each tile's type (vision_el_recognise's first half); seen gets the cells
- * that are hidden. Read again after a glare was taken off (before and glare not NULL), the
- * tiles it did not reach keep before's reading when the grid is the same. */
+ * that are hidden. A tile the memory (not NULL) read as it looks now keeps that reading. Read
+ * again after a glare was taken off (before and glare not NULL), the tiles it did not reach
+ * keep before's reading when the grid is the same. */
 static vision_status read_tiles(const vision_mat *mat, const vision_el_model *model,
                                 const el_table *table_seen, vision_el_observation *seen,
-                                vision_el_timing *clock, const tiles_read *before,
-                                const el_glare *glare, tiles_read *read)
+                                vision_el_timing *clock, const vision_el_memory *memory,
+                                const tiles_read *before, const el_glare *glare,
+                                tiles_read *read)
 {
     const el_table table = *table_seen;
     double mark = vision_clock_ms();
@@ -563,6 +654,8 @@ static vision_status read_tiles(const vision_mat *mat, const vision_el_model *mo
         *grid = before->found;
     else
         before = NULL;
+    if (memory && !(memory->any && same_axes(&memory->found, grid)))
+        memory = NULL;
 
     el_scenery *scenery = &read->scenery;
     scenery->grid = grid;
@@ -588,7 +681,14 @@ static vision_status read_tiles(const vision_mat *mat, const vision_el_model *mo
                 readings[r][c] = before->readings[r][c];
             } else {
                 el_patch_sample(&table, grid, mat, r, c, &patches[tiles]);
-                read_type(reader, &patches[tiles], &table, grid, mat, r, c, &readings[r][c]);
+                bool recalled = memory && recall(memory, &table, grid, mat, r, c, &readings[r][c]);
+                if (!glare) { /* the first reading, not one after a glare was taken off */
+                    clock->tiles_typed++;
+                    clock->tiles_recalled += recalled;
+                }
+                if (!recalled)
+                    read_type(reader, &patches[tiles], &table, grid, mat, r, c,
+                              &readings[r][c]);
             }
             flat[r][c] = el_shows_no_art(readings[r][c].distance, &readings[r][c].match);
             patch_of[r][c] = read->sampled[r][c] = tiles++;
@@ -852,6 +952,16 @@ vision_status vision_el_recognise(const vision_image *frame,
                                   vision_el_observation *seen, vision_el_timing *timing,
                                   char *error, size_t size)
 {
+    return vision_el_recognise_again(frame, registration, mat, model, NULL, seen, timing, error,
+                                     size);
+}
+
+vision_status vision_el_recognise_again(const vision_image *frame,
+                                        const vision_registration *registration,
+                                        const vision_mat *mat, const vision_el_model *model,
+                                        vision_el_memory *memory, vision_el_observation *seen,
+                                        vision_el_timing *timing, char *error, size_t size)
+{
     memset(seen, 0, sizeof *seen);
     vision_el_timing clock;
     memset(&clock, 0, sizeof clock);
@@ -888,8 +998,17 @@ vision_status vision_el_recognise(const vision_image *frame,
     tiles_read *first = malloc(sizeof *first), *read = first;
     el_lit_tile *lit = malloc(VISION_EL_TILES_MAX * sizeof *lit);
     vision_el_observation blank = *seen;
-    status = first && lit ? read_tiles(mat, model, &table, seen, &clock, NULL, NULL, first)
+    if (memory && memory->model != model)
+        vision_el_memory_forget(memory);
+    status = first && lit ? read_tiles(mat, model, &table, seen, &clock, memory, NULL, NULL,
+                                       first)
                           : VISION_NOMEM;
+    if (memory) {
+        if (status == VISION_OK)
+            remember(model, first, memory);
+        else
+            vision_el_memory_forget(memory);
+    }
     if (status == VISION_OK && first->any) {
         el_glare glare;
         el_glare_find(&table, mat, &balance, model->mat_colour, lit, lit_tiles(first, lit),
@@ -902,7 +1021,8 @@ vision_status vision_el_recognise(const vision_image *frame,
             status = read ? el_table_find_foreground(&table, mat, model->mat_colour)
                           : VISION_NOMEM;
             if (status == VISION_OK)
-                status = read_tiles(mat, model, &table, seen, &clock, first, &glare, read);
+                status = read_tiles(mat, model, &table, seen, &clock, NULL, first, &glare,
+                                    read);
         }
     }
     if (status == VISION_OK)
