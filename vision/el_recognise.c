@@ -10,7 +10,7 @@
                                 taken off (its art's match takes that much as it takes a lamp) */
 #define GLARE_PROBE_MM 4.0   /* where glare_reached_mat looks */
 #define SAME_GRID_MM 0.5     /* grids whose corner cells lie this near are one */
-#define PATCH_KEPT 0.05f     /* a tile's patch this near the last read's is read as then, */
+#define PATCH_KEPT 0.05f     /* a tile's patch this near the last read's is the same tile, */
 #define RECALL_MM 5.0        /* where its cell's centre lies this near the one then */
 #define HIDDEN_SHARE 0.5    /* a cell more than half unlike any art is hidden (a hand, glare) */
 #define PIECE_EXPLAINS 1.0f /* a colour this near a piece's (EL_OUTLIER² units) may be one's,
@@ -128,6 +128,9 @@ typedef struct type_reader {
     el_tile_views views;
 } type_reader;
 
+static const int every_type[EL_TILE_TYPES] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+_Static_assert(EL_TILE_TYPES == 9, "every_type lists each tile type");
+
 static type_reader *type_reader_new(const vision_el_model *model)
 {
     type_reader *reader = malloc(sizeof *reader);
@@ -139,19 +142,22 @@ static type_reader *type_reader_new(const vision_el_model *model)
     return reader;
 }
 
+/* Reads the cell's type among the arts of types (count of them; all EL_TILE_TYPES in the order
+ * of el_tile_type for a tile read afresh). */
 static void read_type(type_reader *reader, const el_patch *patch, const el_table *table,
                       const el_grid *grid, const vision_mat *mat, int row, int col,
-                      cell_reading *reading)
+                      const int *types, int count, cell_reading *reading)
 {
     double distance[EL_TILE_TYPES];
     el_match match[EL_TILE_TYPES];
     int order[EL_TILE_TYPES]; /* the types, nearest first */
     el_planes *seen = &reader->patch;
     el_planes_of(patch, NULL, seen);
-    for (int type = 0; type < EL_TILE_TYPES; type++) {
+    for (int i = 0; i < count; i++) {
+        int type = types[i];
         match[type] = (el_match){{0.0, 0.0}, 0, 1.0f, 0.0f, 0.0};
         distance[type] = el_planes_distance(seen, &reader->arts[type], &match[type]);
-        int at = type;
+        int at = i;
         while (at > 0 && distance[order[at - 1]] > distance[type]) {
             order[at] = order[at - 1];
             at--;
@@ -160,7 +166,7 @@ static void read_type(type_reader *reader, const el_patch *patch, const el_table
     }
     /* The nearest arts again, each where it fits best around the cell's centre and with what
      * looks like a piece left out, unless the nearest fits as it is. */
-    int again = match[order[0]].outliers < 0.01 ? 0 : READ_AGAIN;
+    int again = match[order[0]].outliers < 0.01 ? 0 : (count < READ_AGAIN ? count : READ_AGAIN);
     if (again > 0) {
         el_tile_views_sample(table, grid, mat, row, col, reader->model, &reader->views);
         for (int i = 0; i < again; i++)
@@ -169,7 +175,7 @@ static void read_type(type_reader *reader, const el_patch *patch, const el_table
     }
     reading->type = reading->second = -1;
     reading->distance = reading->second_distance = INFINITY;
-    for (int i = 0; i < (again > 0 ? again : EL_TILE_TYPES); i++) {
+    for (int i = 0; i < (again > 0 ? again : count); i++) {
         int type = order[i];
         if (distance[type] < reading->distance) {
             reading->second = reading->type;
@@ -488,7 +494,8 @@ typedef struct tiles_read {
 } tiles_read;
 
 /* What a read of a table keeps for the next read of the same table (vision_el_memory): the
- * first reading of its tiles, before any glare was taken off. */
+ * first reading of its tiles (the two types each was nearest), before any glare was taken off,
+ * and the patches they were read from. */
 struct vision_el_memory {
     const vision_el_model *model;            /* what it was read with */
     bool any;                                /* a grid was found */
@@ -531,21 +538,14 @@ static void remember(const vision_el_model *model, const tiles_read *read,
     memcpy(memory->patches, read->patches, (size_t)tiles * sizeof memory->patches[0]);
 }
 
-/* Whether two grids' axes are the same within a degree: a reading's turn and shift mean the
- * same on both. */
-static bool same_axes(const el_grid *then, const el_grid *now)
-{
-    return fabs(then->angle - now->angle) < PI / 180.0;
-}
-
 /* Whether the tile in the grid's cell (r, c) is one the memory read, unchanged: the cell of
  * then's grid its centre lies in (tiles float: a grid found again after a tile was laid may lie
  * a millimetre or two off the last one), sampled as then, looks as it did then (no pixel
  * further than PATCH_KEPT in any channel, which the sensor's noise stays within and a piece, a
- * token, a hand, a shadow or a change of light do not). Its reading then is then *reading, its
- * art's shift told from the grid now. */
+ * token, a hand, a shadow or a change of light do not). If so, types gets the two types it was
+ * read as then (*count of them). */
 static bool recall(const vision_el_memory *memory, const el_table *table, const el_grid *grid,
-                   const vision_mat *mat, int r, int c, cell_reading *reading)
+                   const vision_mat *mat, int r, int c, int types[2], int *count)
 {
     const el_grid *then = &memory->found;
     double x, y, u, v;
@@ -564,14 +564,13 @@ static bool recall(const vision_el_memory *memory, const el_table *table, const 
         most = fmaxf(most, fabsf(a[i] - b[i]));
     if (most > PATCH_KEPT)
         return false;
-    *reading = memory->readings[row][col];
-    /* the art where then's match put it, from the cell's centre now along the grid now */
-    double art_x, art_y;
-    el_art_centre(then, row, col, reading->match.shift_mm, &art_x, &art_y);
-    double dx = art_x - x, dy = art_y - y, cu = cos(grid->angle), su = sin(grid->angle);
-    reading->match.shift_mm[0] = dx * cu + dy * su;
-    reading->match.shift_mm[1] = -dx * su + dy * cu;
-    return true;
+    const cell_reading *reading = &memory->readings[row][col];
+    *count = 0;
+    if (reading->type >= 0)
+        types[(*count)++] = reading->type;
+    if (reading->second >= 0)
+        types[(*count)++] = reading->second;
+    return *count > 0;
 }
 
 /* Whether a read can keep a tile as an earlier read of the same grid read it: the glare taken
@@ -654,7 +653,7 @@ static vision_status read_tiles(const vision_mat *mat, const vision_el_model *mo
         *grid = before->found;
     else
         before = NULL;
-    if (memory && !(memory->any && same_axes(&memory->found, grid)))
+    if (memory && !memory->any)
         memory = NULL;
 
     el_scenery *scenery = &read->scenery;
@@ -681,14 +680,17 @@ static vision_status read_tiles(const vision_mat *mat, const vision_el_model *mo
                 readings[r][c] = before->readings[r][c];
             } else {
                 el_patch_sample(&table, grid, mat, r, c, &patches[tiles]);
-                bool recalled = memory && recall(memory, &table, grid, mat, r, c, &readings[r][c]);
+                /* a tile that looks as the last read saw it is matched against the two arts
+                 * it was read as then, not every art */
+                int recalled[2], count = 0;
+                bool kept = memory && recall(memory, &table, grid, mat, r, c, recalled, &count);
                 if (!glare) { /* the first reading, not one after a glare was taken off */
                     clock->tiles_typed++;
-                    clock->tiles_recalled += recalled;
+                    clock->tiles_recalled += kept;
                 }
-                if (!recalled)
-                    read_type(reader, &patches[tiles], &table, grid, mat, r, c,
-                              &readings[r][c]);
+                read_type(reader, &patches[tiles], &table, grid, mat, r, c,
+                          kept ? recalled : every_type, kept ? count : EL_TILE_TYPES,
+                          &readings[r][c]);
             }
             flat[r][c] = el_shows_no_art(readings[r][c].distance, &readings[r][c].match);
             patch_of[r][c] = read->sampled[r][c] = tiles++;

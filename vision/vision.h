@@ -467,13 +467,13 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
                               vision_el_model *model, char *error, size_t size);
 
 /* Milliseconds spent in each stage of one recognition (a glare taken off reads the grid and
- * types again: both reads are counted), the glare it took off, and the tiles it kept from the
- * last read. */
+ * types again: both reads are counted), the glare it took off, and the tiles the last read
+ * (vision_el_memory) spared matching against every art. */
 typedef struct vision_el_timing {
     double rectify_ms, grid_ms, types_ms, stacks_ms, total_ms;
     double glare_peak; /* the lamp's glare taken off: the white at its middle (0..1); 0 none */
     int tiles_typed;   /* tiles whose type was read (before a glare was taken off), */
-    int tiles_recalled; /* of them, those that kept the memory's reading (vision_el_memory) */
+    int tiles_recalled; /* of them, those matched against the memory's two types only */
 } vision_el_timing;
 
 /*
@@ -489,11 +489,12 @@ vision_status vision_el_recognise(const vision_image *frame,
                                   char *error, size_t size);
 
 /*
- * What one read of a table keeps for the next read of it: the tile grid and each tile's
- * patch and type as read. Watching a game, most tiles look the same from one settled table to
- * the next; a tile whose patch, on the same grid, looks as it did (within the sensor's noise)
- * keeps its reading instead of being matched against every art again. Everything else is read
- * afresh. A memory belongs to one model: forget it (or take a new one) when the model changes.
+ * What one read of a table keeps for the next read of it: the tile grid and each tile's patch
+ * and the two types it was nearest. Watching a game, most tiles look the same from one settled
+ * table to the next; a tile whose patch looks as it did (within the sensor's noise, sampled
+ * where the last grid put it) is matched against those two arts only, not every art: the same
+ * reading for a fraction of the time. Everything else is read as without a memory. A memory
+ * belongs to one model: forget it (or take a new one) when the model changes.
  */
 typedef struct vision_el_memory vision_el_memory;
 
