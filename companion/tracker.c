@@ -48,6 +48,7 @@ struct tracker {
     void *state;   /* the committed game */
     void *scratch; /* a copy for one call: game_log_play's, unforced_ends' */
     rules_reconciled *reconciled;
+    rules_reconciled *checked; /* a second answer, while reconciled's candidates are read */
     /* hypothesis_count games (0: the committed game is the only one), each with its state
      * (state_size bytes each, in states); the children of a table before they are chosen */
     int hypothesis_count, child_count;
@@ -61,6 +62,12 @@ struct tracker {
     bool over;
     bool closed_by_rules; /* the last action committed was forced: the turn is closed already */
     bool end_owed;        /* a signalled turn end waits for the table to settle */
+    /* The first turn end owed came where the table stood as end_reading shows it
+     * (observation_size bytes): the players signalled it while games waited that were then
+     * given up (too many to keep). An explanation from the committed game must end the turn
+     * there: what it plays before that end shows on that table, and nothing after it does. */
+    bool end_after_reading;
+    unsigned char *end_reading;
     bool last_untaken;    /* the last table observed was not taken (unexplained, cut): an end
                              the players signal after it waits for a table that is */
     char last_flag[TRACKER_TEXT_MAX]; /* not raised again while it stays the same */
@@ -344,6 +351,51 @@ static tracker_status play_explanation(tracker *t, void *state, const char *expl
     return TRACKER_OK;
 }
 
+/* The players signalled a turn end that a later table must take; a new one comes at a place
+ * not known (end_after_reading is set apart, where it is). */
+static void owe_end(tracker *t)
+{
+    if (!t->end_owed)
+        t->end_after_reading = false;
+    t->end_owed = true;
+}
+
+/* The turn ends owed were taken. */
+static void end_taken(tracker *t)
+{
+    t->end_owed = false;
+    t->end_after_reading = false;
+}
+
+/*
+ * Whether an explanation from the committed game (state) ends its first turn where the
+ * players signalled that end (end_reading): what it plays before that end, and without an end
+ * all of it, leaves the table as end_reading shows it.
+ */
+static tracker_status ends_where_signalled(tracker *t, const void *state,
+                                          const rules_explanation *explanation, bool *fits)
+{
+    char text[RULES_EXPLANATION_TEXT], *lines[MAX_LINES], reason[256];
+    char closing[RULES_EXPLANATION_TEXT];
+    snprintf(text, sizeof text, "%s", explanation->lines);
+    int count = split_lines(text, lines);
+    memcpy(t->scratch, state, t->engine->state_size);
+    for (int i = 0; i < count; i++) {
+        if (t->engine->close_turn(t->scratch, closing, sizeof closing) &&
+            strcmp(closing, lines[i]) == 0)
+            break;
+        rules_played played;
+        if (t->engine->play_line(t->scratch, lines[i], &played, reason, sizeof reason) !=
+            RULES_OK)
+            return fail(t, TRACKER_BAD_INPUT,
+                        "the rules refused their own explanation '%.80s': %.120s", lines[i],
+                        reason);
+    }
+    t->engine->reconcile(t->scratch, t->end_reading, t->checked);
+    *fits = t->checked->answer == RULES_UNCHANGED;
+    return TRACKER_OK;
+}
+
 /*
  * A child of a hypothesis: parent's lines and parent_state with an explanation's actions
  * played on (none: the table unchanged). *room false, no child added, when there is no room
@@ -429,6 +481,21 @@ static tracker_status explain_from(tracker *t, const void *state, const hypothes
             kept[count++] = k;
     }
     count = keep_acting(t, state, table, kept, count);
+    if (parent_index < 0 && t->end_owed && t->end_after_reading) {
+        int fitting = 0;
+        for (int k = 0; k < count; k++) {
+            bool fits = false;
+            tracker_status status = ends_where_signalled(t, state, &r->candidates[kept[k]], &fits);
+            if (status != TRACKER_OK)
+                return status;
+            if (fits)
+                kept[fitting++] = kept[k];
+        }
+        if (fitting == 0 && count > 0 && !reading->reason[0])
+            snprintf(reading->reason, sizeof reading->reason,
+                     "unexplained: no game ends the turn where the players said it ended");
+        count = fitting;
+    }
     if (count == 0 && !reading->reason[0]) {
         snprintf(reading->reason, sizeof reading->reason, "unexplained: only another seat's "
                  "turn explains the table, and no turn end was signalled: %.200s",
@@ -540,7 +607,8 @@ static tracker_status choose_children(tracker *t, const tracker_table *table,
     /* The hypotheses given up (below) or passed over (explained from the committed game):
      * the turn ends they carried are owed again. */
     if (!room || count > HYPOTHESES_MAX || t->children[kept[0]].parent < 0) {
-        t->end_owed |= t->ends_carried > 0;
+        if (t->ends_carried > 0)
+            owe_end(t);
         t->ends_carried = 0;
     }
     char listed[TRACKER_TEXT_MAX];
@@ -556,7 +624,7 @@ static tracker_status choose_children(tracker *t, const tracker_table *table,
     /* The committed game's explanations end turns: they played the ends owed, which the
      * hypotheses (if they wait) now carry. */
     if (t->children[best].parent < 0 && t->children[best].turns_ended > 0 && t->end_owed) {
-        t->end_owed = false;
+        end_taken(t);
         t->ends_carried = 1;
     }
     *taken = true;
@@ -733,9 +801,12 @@ static tracker_status end_hypotheses_turn(tracker *t, const void *observation,
             return status;
     }
     int kept = t->child_count;
-    t->end_owed = kept == 0;
-    if (kept == 0)
+    if (kept == 0) { /* an end owed after the hypotheses' games, not the committed one */
+        t->end_owed = true;
+        t->end_after_reading = false;
         return TRACKER_OK;
+    }
+    t->end_owed = false;
     if (!complete) {
         /* Not every game the table leaves open could be kept: as choose_children does then,
          * the games are given up, and the next table is explained from the committed game
@@ -746,6 +817,10 @@ static tracker_status end_hypotheses_turn(tracker *t, const void *observation,
         t->pending = true;
         t->end_owed = true;
         t->ends_carried = 0;
+        /* the end came after what the table last read showed */
+        t->end_after_reading = observation && t->end_reading;
+        if (t->end_after_reading)
+            memcpy(t->end_reading, observation, t->engine->observation_size);
         return flag_games(t, t->children, kept, table);
     }
     /* with games dropped (their turn could not end), the last flag's numbers are stale */
@@ -781,10 +856,10 @@ static tracker_status take_turn_end(tracker *t, const tracker_table *table)
     if (t->pending && t->hypothesis_count > 0)
         return end_hypotheses_turn(t, last_reading(t, table), table);
     if (t->pending) {
-        t->end_owed = true;
+        owe_end(t);
         return TRACKER_OK;
     }
-    t->end_owed = false;
+    end_taken(t);
     if (t->closed_by_rules || t->over)
         return TRACKER_OK;
     char line[RULES_EXPLANATION_TEXT];
@@ -848,7 +923,8 @@ tracker_status tracker_observe(tracker *t, const tracker_table *given)
     if (!t->pending)
         status = commit_forced(t, table);
     /* an end signalled at a table not taken (unexplained, cut, too many games) waits for one */
-    t->end_owed |= table->turn_ended;
+    if (table->turn_ended)
+        owe_end(t);
     if (status == TRACKER_OK && !t->over && t->end_owed && taken)
         status = take_turn_end(t, table);
     return status;
@@ -892,7 +968,9 @@ tracker_status tracker_choose(tracker *t, int candidate, double frame_time)
  * carried are owed again, unless the players' own lines end a turn. */
 static void give_up_hypotheses(tracker *t, bool players_ended)
 {
-    t->end_owed = !players_ended && (t->end_owed || t->ends_carried > 0);
+    bool owed = !players_ended && (t->end_owed || t->ends_carried > 0);
+    end_taken(t);
+    t->end_owed = owed; /* where the players' lines leave it, not known */
     t->hypothesis_count = 0;
     t->ends_carried = 0;
     t->choosable = false;
@@ -1048,7 +1126,7 @@ tracker_status tracker_end_turn(tracker *t, double frame_time)
     if (t->over)
         return TRACKER_OK;
     tracker_table now = {.frame_time = frame_time, .confidence = NAN};
-    t->end_owed = true;
+    owe_end(t);
     return t->last_untaken ? TRACKER_OK : take_turn_end(t, &now);
 }
 
@@ -1183,6 +1261,8 @@ tracker_status tracker_new(const tracker_config *config, db *archive, tracker **
     if (!(t->state = calloc(1, t->engine->state_size)) ||
         !(t->scratch = calloc(1, t->engine->state_size)) ||
         !(t->reconciled = malloc(sizeof *t->reconciled)) ||
+        !(t->checked = malloc(sizeof *t->checked)) ||
+        !(t->end_reading = calloc(1, t->engine->observation_size)) ||
         !(t->hypotheses = malloc(HYPOTHESES_MAX * sizeof *t->hypotheses)) ||
         !(t->children = malloc(CHILDREN_MAX * sizeof *t->children)) ||
         !(t->states = malloc(HYPOTHESES_MAX * t->engine->state_size)) ||
@@ -1220,6 +1300,8 @@ void tracker_free(tracker *t)
     free(t->state);
     free(t->scratch);
     free(t->reconciled);
+    free(t->checked);
+    free(t->end_reading);
     free(t->hypotheses);
     free(t->children);
     free(t->states);

@@ -1384,6 +1384,63 @@ static void test_tracker_asks_about_hidden_tokens_while_games_wait(void **state)
     tracker_free(t);
 }
 
+/* More games than the tracker keeps (HYPOTHESES_MAX): orange's third camp read without any
+ * height leaves dozens of games (its count, movers north or south), and at its end each may
+ * hide a sandstorm from either mountain onto any tile orange holds. Not every game can wait:
+ * the players are told which the table leaves open, but none is theirs to choose (some are
+ * missing), and the next table, read whole, is explained from the committed game. */
+static void test_tracker_gives_up_the_games_when_hidden_tokens_are_too_many(void **state)
+{
+    fixture *f = *state;
+    el_state truth = test_el_new_game(2, true);
+    seen_events seen = {0};
+    tracker *t = new_tracker(f->archive, 2, true, true, &seen);
+    const char *const lines[] = {start_2p,
+                                 "orange: desert-camp@0,2 x4 > w 3",
+                                 "orange: end",
+                                 "black: mountain@2,1",
+                                 "black: end",
+                                 "orange: desert-camp@2,2 x4 > w 3",
+                                 "orange: end",
+                                 "black: desert@2,0",
+                                 "black: end"};
+    int count = (int)(sizeof lines / sizeof lines[0]);
+    for (int i = 0; i < count; i++) {
+        play(&truth, lines[i]);
+        if (ends_turn(lines[i]))
+            assert_int_equal(tracker_end_turn(t, i), TRACKER_OK);
+        else
+            feed(t, &truth, i, false);
+    }
+    assert_false(tracker_pending(t));
+    size_t committed = tracker_actions(t);
+    play(&truth, "orange: desert-camp@0,3 x2");
+    play(&truth, "orange: sandstorm 0,1 > 0,3");
+    el_observation o;
+    el_observe(&truth, &o);
+    for (int i = 0; i < o.count; i++)
+        o.tiles[i].height = EL_UNSEEN;
+    feed_observation(t, &o, count);
+    assert_true(tracker_pending(t)); /* the camp's count */
+    assert_true(tracker_candidates(t) > 0);
+    int flags = seen.flags;
+    play(&truth, "orange: end");
+    assert_int_equal(tracker_end_turn(t, count + 0.5), TRACKER_OK);
+    assert_int_equal(seen.flags, flags + 1);
+    assert_int_equal(seen.last_flag_kind, TRACKER_FLAG_AMBIGUOUS);
+    assert_non_null(strstr(seen.last_flag, "orange: sandstorm 0,1 > 0,3; orange: end"));
+    assert_int_equal(tracker_candidates(t), 0); /* not every game is listed: none to choose */
+    assert_int_not_equal(tracker_choose(t, 1, count + 1), TRACKER_OK);
+    assert_true(tracker_pending(t));
+    assert_int_equal(tracker_actions(t), committed);
+    /* black's tile, the table read whole: orange's turn as played, then black's */
+    play(&truth, "black: desert@3,0");
+    feed(t, &truth, count + 2, false);
+    assert_false(tracker_pending(t));
+    assert_memory_equal(tracker_state(t), &truth, sizeof truth);
+    tracker_free(t);
+}
+
 static void test_tracker_refuses_what_it_cannot_track(void **state)
 {
     fixture *f = *state;
@@ -1453,6 +1510,7 @@ int main(void)
         TEST(test_tracker_flags_a_token_the_camera_cannot_tell, setup),
         TEST(test_tracker_asks_about_a_token_the_table_may_hide_before_an_end, setup),
         TEST(test_tracker_asks_about_hidden_tokens_while_games_wait, setup),
+        TEST(test_tracker_gives_up_the_games_when_hidden_tokens_are_too_many, setup),
         TEST(test_tracker_refuses_what_it_cannot_track, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
