@@ -391,7 +391,7 @@ static void test_seeing_a_tile_unchanged_since_the_last_read_keeps_its_reading(v
 {
     (void)state;
     static vision_el_observation layout, changed, first, again, fresh;
-    static vision_el_model model;
+    static vision_el_model model, other;
     assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
     photo teach, before, after;
     take(&teach, &layout, 1, 7);
@@ -427,6 +427,16 @@ static void test_seeing_a_tile_unchanged_since_the_last_read_keeps_its_reading(v
                      VISION_OK);
     assert_int_equal(timing.tiles_recalled, layout.tile_count);
     assert_memory_equal(&again, &first, sizeof first);
+    /* read with another model (a copy: the same readings), the memory is not used */
+    other = model;
+    assert_int_equal(vision_el_recognise_again(&before.frame, &before.registration, mat, &other,
+                                               memory, &again, &timing, error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(timing.tiles_recalled, 0);
+    assert_memory_equal(&again, &first, sizeof first);
+    assert_int_equal(vision_el_recognise_again(&before.frame, &before.registration, mat, &model,
+                                               memory, &again, &timing, error, sizeof error),
+                     VISION_OK);
 
     /* a clear tile becomes another type; a desert temple is laid below the layout's first
      * column */

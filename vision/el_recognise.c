@@ -515,7 +515,7 @@ void vision_el_memory_free(vision_el_memory *memory)
     free(memory);
 }
 
-void vision_el_memory_forget(vision_el_memory *memory)
+static void forget(vision_el_memory *memory)
 {
     memory->any = false;
 }
@@ -1001,7 +1001,7 @@ vision_status vision_el_recognise_again(const vision_image *frame,
     el_lit_tile *lit = malloc(VISION_EL_TILES_MAX * sizeof *lit);
     vision_el_observation blank = *seen;
     if (memory && memory->model != model)
-        vision_el_memory_forget(memory);
+        forget(memory);
     status = first && lit ? read_tiles(mat, model, &table, seen, &clock, memory, NULL, NULL,
                                        first)
                           : VISION_NOMEM;
@@ -1009,7 +1009,7 @@ vision_status vision_el_recognise_again(const vision_image *frame,
         if (status == VISION_OK)
             remember(model, first, memory);
         else
-            vision_el_memory_forget(memory);
+            forget(memory);
     }
     if (status == VISION_OK && first->any) {
         el_glare glare;

@@ -494,13 +494,12 @@ vision_status vision_el_recognise(const vision_image *frame,
  * table to the next; a tile whose patch looks as it did (within the sensor's noise, sampled
  * where the last grid put it) is matched against those two arts only, not every art: the same
  * reading for a fraction of the time. Everything else is read as without a memory. A memory
- * belongs to one model: forget it (or take a new one) when the model changes.
+ * read with another model than the last is forgotten first.
  */
 typedef struct vision_el_memory vision_el_memory;
 
 vision_el_memory *vision_el_memory_new(void); /* NULL: out of memory */
 void vision_el_memory_free(vision_el_memory *memory);
-void vision_el_memory_forget(vision_el_memory *memory);
 
 /* vision_el_recognise with a memory of the last read (NULL: none), which it then updates. */
 vision_status vision_el_recognise_again(const vision_image *frame,
