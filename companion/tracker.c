@@ -491,10 +491,12 @@ static tracker_status explain_from(tracker *t, const void *state, const hypothes
             if (fits)
                 kept[fitting++] = kept[k];
         }
-        if (fitting == 0 && count > 0 && !reading->reason[0])
-            snprintf(reading->reason, sizeof reading->reason,
-                     "unexplained: no game ends the turn where the players said it ended");
-        count = fitting;
+        /* none: the table the end was signalled at was misread, as no game from the committed
+         * one shows it; where the end came is then not known after all */
+        if (fitting > 0)
+            count = fitting;
+        else
+            t->end_after_reading = false;
     }
     if (count == 0 && !reading->reason[0]) {
         snprintf(reading->reason, sizeof reading->reason, "unexplained: only another seat's "
@@ -806,8 +808,10 @@ static tracker_status end_hypotheses_turn(tracker *t, const void *observation,
         t->end_after_reading = false;
         return TRACKER_OK;
     }
-    t->end_owed = false;
+    end_taken(t);
     if (!complete) {
+        /* where the end came is known when it is the first owed: no hypothesis carried one */
+        bool placed = observation != NULL && t->ends_carried == 0;
         /* Not every game the table leaves open could be kept: as choose_children does then,
          * the games are given up, and the next table is explained from the committed game
          * with the ends owed (the tokens ranked there as the end alone). */
@@ -818,8 +822,8 @@ static tracker_status end_hypotheses_turn(tracker *t, const void *observation,
         t->end_owed = true;
         t->ends_carried = 0;
         /* the end came after what the table last read showed */
-        t->end_after_reading = observation && t->end_reading;
-        if (t->end_after_reading)
+        t->end_after_reading = placed;
+        if (placed)
             memcpy(t->end_reading, observation, t->engine->observation_size);
         return flag_games(t, t->children, kept, table);
     }

@@ -71,6 +71,7 @@ static double colour_distance(const float colour[3], const float mean[3], const 
 
 typedef struct cell_reading {
     int type, second;
+    int nearest_at_first; /* the nearest art at the first look, which decides the second */
     double distance, second_distance;
     el_match match;
 } cell_reading;
@@ -174,6 +175,7 @@ static void read_type(type_reader *reader, const el_patch *patch, const el_table
                 el_tile_distance(&reader->views, &reader->arts[order[i]], &match[order[i]]);
     }
     reading->type = reading->second = -1;
+    reading->nearest_at_first = order[0];
     reading->distance = reading->second_distance = INFINITY;
     for (int i = 0; i < (again > 0 ? again : count); i++) {
         int type = order[i];
@@ -494,7 +496,7 @@ typedef struct tiles_read {
 } tiles_read;
 
 /* What a read of a table keeps for the next read of the same table (vision_el_memory): the
- * first reading of its tiles (the two types each was nearest), before any glare was taken off,
+ * first reading of its tiles (the types that decided each), before any glare was taken off,
  * and the patches they were read from. */
 struct vision_el_memory {
     const vision_el_model *model;            /* what it was read with */
@@ -542,10 +544,12 @@ static void remember(const vision_el_model *model, const tiles_read *read,
  * then's grid its centre lies in (tiles float: a grid found again after a tile was laid may lie
  * a millimetre or two off the last one), sampled as then, looks as it did then (no pixel
  * further than PATCH_KEPT in any channel, which the sensor's noise stays within and a piece, a
- * token, a hand, a shadow or a change of light do not). If so, types gets the two types it was
- * read as then (*count of them). */
+ * token, a hand, a shadow or a sudden change of light do not). If so, types gets the types
+ * that decided its reading then (*count of them): the two it was nearest and the one nearest at
+ * the first look, whose match decides whether the nearest are looked at again; matched against
+ * them alone, the same patch reads as matched against every art. */
 static bool recall(const vision_el_memory *memory, const el_table *table, const el_grid *grid,
-                   const vision_mat *mat, int r, int c, int types[2], int *count)
+                   const vision_mat *mat, int r, int c, int types[3], int *count)
 {
     const el_grid *then = &memory->found;
     double x, y, u, v;
@@ -570,6 +574,8 @@ static bool recall(const vision_el_memory *memory, const el_table *table, const 
         types[(*count)++] = reading->type;
     if (reading->second >= 0)
         types[(*count)++] = reading->second;
+    if (reading->nearest_at_first != reading->type && reading->nearest_at_first != reading->second)
+        types[(*count)++] = reading->nearest_at_first;
     return *count > 0;
 }
 
@@ -622,7 +628,8 @@ static bool same_grid(const el_grid *a, const el_grid *b)
 }
 
 /* The tile grid and each tile's type (vision_el_recognise's first half); seen gets the cells
- * that are hidden. A tile the memory (not NULL) read as it looks now keeps that reading. Read
+ * that are hidden. A tile the memory (not NULL) read looking as now is matched against the
+ * arts that decided that reading only. Read
  * again after a glare was taken off (before and glare not NULL), the tiles it did not reach
  * keep before's reading when the grid is the same. */
 static vision_status read_tiles(const vision_mat *mat, const vision_el_model *model,
@@ -680,9 +687,9 @@ static vision_status read_tiles(const vision_mat *mat, const vision_el_model *mo
                 readings[r][c] = before->readings[r][c];
             } else {
                 el_patch_sample(&table, grid, mat, r, c, &patches[tiles]);
-                /* a tile that looks as the last read saw it is matched against the two arts
-                 * it was read as then, not every art */
-                int recalled[2], count = 0;
+                /* a tile that looks as the last read saw it is matched against the arts that
+                 * decided its reading then, not every art */
+                int recalled[3], count = 0;
                 bool kept = memory && recall(memory, &table, grid, mat, r, c, recalled, &count);
                 if (!glare) { /* the first reading, not one after a glare was taken off */
                     clock->tiles_typed++;

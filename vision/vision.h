@@ -490,11 +490,12 @@ vision_status vision_el_recognise(const vision_image *frame,
 
 /*
  * What one read of a table keeps for the next read of it: the tile grid and each tile's patch
- * and the two types it was nearest. Watching a game, most tiles look the same from one settled
- * table to the next; a tile whose patch looks as it did (within the sensor's noise, sampled
- * where the last grid put it) is matched against those two arts only, not every art: the
- * reading a fresh read gives, unless a third art had come nearly as near, for a fraction of
- * the time. Everything else is read as without a memory. A memory
+ * and the types that decided its reading (the two nearest, and the nearest at a first look).
+ * Watching a game, most tiles look the same from one settled table to the next; a tile whose
+ * patch looks as it did (within the sensor's noise, sampled where the last grid put it) is
+ * matched against those arts only, not every art: a fresh read's reading, unless the grid
+ * found now moved another art near, for a fraction of the time. Everything else is read as
+ * without a memory. A memory
  * read with another model than the last is forgotten first.
  */
 typedef struct vision_el_memory vision_el_memory;
