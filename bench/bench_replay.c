@@ -13,7 +13,7 @@
  * W x H (default 1280 x 720) in child processes, and replayed here through the pipeline as
  * fast as the frames read.
  * Reported: frames a second (reading the frames included) and the stages' share (recognition's
- * too, and the share of tiles the last read told the two likely types of), the peak
+ * too, and the share of tiles the last read told the likely types of), the peak
  * resident memory (getrusage), committed moves against the script: right (in order), false
  * (committed but not the script's next line), missed (script lines never committed, but for
  * a last line that ends a turn, which nothing after it shows: counted apart), flags;
@@ -452,7 +452,8 @@ int main(int argc, char **argv)
            sum.gate_ms / fmax(frames, 1), sum.register_ms / fmax(sum.reads + sum.unread, 1),
            sum.recognise_ms / fmax(sum.reads, 1), sum.tracker_ms / fmax(sum.reads, 1));
     printf("recognition per table read: grid %.1f ms, types %.1f ms, stacks %.1f ms; %.1f tiles "
-           "typed, %.1f%% of them unchanged since the last read (matched against 2 arts, not 9)\n",
+           "typed, %.1f%% of them unchanged since the last read (matched against the 2-3 arts "
+           "that decided it, not 9)\n",
            sum.grid_ms / fmax(sum.reads, 1), sum.types_ms / fmax(sum.reads, 1),
            sum.stacks_ms / fmax(sum.reads, 1), sum.tiles_typed / fmax(sum.reads, 1),
            100.0 * sum.tiles_recalled / fmax(sum.tiles_typed, 1));

@@ -121,7 +121,7 @@ typedef struct pipeline_stats {
     long moves, flags;
     double register_ms, rectify_ms, gate_ms, arm_ms, recognise_ms, tracker_ms, total_ms;
     double grid_ms, types_ms, stacks_ms; /* recognition's stages (vision_el_timing) */
-    long tiles_typed, tiles_recalled;    /* tiles read, and those the last read told the two
+    long tiles_typed, tiles_recalled;    /* tiles read, and those the last read told the
                                             likely types of (vision_el_memory) */
 } pipeline_stats;
 

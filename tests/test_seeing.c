@@ -383,10 +383,10 @@ static const vision_el_tile *tile_at(const vision_el_observation *o, int row, in
 }
 
 /* Read again with the memory of the last read, a tile that looks as it did is matched against
- * the two types it was read as, and one that does not against every type: the same photo read
- * again is matched so tile by tile and reads the same; a photo where one tile was swapped for
- * another type and one was laid beside the layout reads both as they are now, spares most of
- * the others, and reads what a read without the memory reads. */
+ * the types that decided its reading, and one that does not against every type: the same
+ * photo read again is matched so tile by tile and reads the same; a photo where one tile was
+ * swapped for another type and one was laid beside the layout reads both as they are now,
+ * spares most of the others, and reads what a read without the memory reads. */
 static void test_seeing_a_tile_unchanged_since_the_last_read_keeps_its_reading(void **state)
 {
     (void)state;

@@ -473,7 +473,7 @@ typedef struct vision_el_timing {
     double rectify_ms, grid_ms, types_ms, stacks_ms, total_ms;
     double glare_peak; /* the lamp's glare taken off: the white at its middle (0..1); 0 none */
     int tiles_typed;   /* tiles whose type was read (before a glare was taken off), */
-    int tiles_recalled; /* of them, those matched against the memory's two types only */
+    int tiles_recalled; /* of them, those matched against the memory's types only */
 } vision_el_timing;
 
 /*
