@@ -19,8 +19,9 @@
  *       element is wrong, and the worst images with the commands that reproduce them. --hands
  *       puts 1-2 hands over every third image. --save DIR writes each failing image (at most
  *       SAVE_MAX, and every one registration or recognition refused beyond) with its truth and
- *       what was seen, and its box's teaching photo, truth and profile. --true-size gives each taught model its box's true adventurer size (the render
- *       info's), to measure what the size costs the heights.
+ *       what was seen, and its box's teaching photo, truth and profile. --true-size gives each
+ *       taught model its box's true adventurer size (the render info's), to measure what the
+ *       size costs the heights.
  *   bench_seeing speed [--runs N] [--seed S]
  *       one OpenCV thread: N (default 30) 1080p renders of the largest table of 200 random
  *       4-player games (10x10, about 120 adventurers): median and p95 of registration (target

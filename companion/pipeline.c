@@ -49,7 +49,7 @@ struct pipeline {
                                  since (the gate IDLE, or SETTLING after neither) */
     bool end_signalled;       /* the players' turn end, for the next table read */
     vision_el_observation *seen;
-    vision_el_memory *memory; /* the last read's tiles, which the next keeps where unchanged */
+    vision_el_memory *memory; /* the last read's tiles: the next reads the unchanged for less */
     el_observation *rules_seen;
     el_observation *rules_sure; /* the same with fields below sure_confidence unseen */
     pipeline_stats stats;

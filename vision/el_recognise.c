@@ -629,9 +629,9 @@ static bool same_grid(const el_grid *a, const el_grid *b)
 
 /* The tile grid and each tile's type (vision_el_recognise's first half); seen gets the cells
  * that are hidden. A tile the memory (not NULL) read looking as now is matched against the
- * arts that decided that reading only. Read
- * again after a glare was taken off (before and glare not NULL), the tiles it did not reach
- * keep before's reading when the grid is the same. */
+ * arts that decided that reading only. Read again after a glare was taken off (before and
+ * glare not NULL), the tiles it did not reach keep before's reading when the grid is the
+ * same. */
 static vision_status read_tiles(const vision_mat *mat, const vision_el_model *model,
                                 const el_table *table_seen, vision_el_observation *seen,
                                 vision_el_timing *clock, const vision_el_memory *memory,
