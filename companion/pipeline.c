@@ -605,6 +605,7 @@ static tracker_status read_table(pipeline *p, const capture_frame *frame)
         p->stats.stacks_ms += timing.stacks_ms;
         p->stats.tiles_typed += timing.tiles_typed;
         p->stats.tiles_recalled += timing.tiles_recalled;
+        p->stats.lights_kept += timing.light_kept;
     }
     if (status == VISION_NOMEM)
         return fail(p, TRACKER_NOMEM, "out of memory");

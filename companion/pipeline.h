@@ -123,6 +123,7 @@ typedef struct pipeline_stats {
     double grid_ms, types_ms, stacks_ms; /* recognition's stages (vision_el_timing) */
     long tiles_typed, tiles_recalled;    /* tiles read, and those the last read told the
                                             likely types of (vision_el_memory) */
+    long lights_kept;                    /* reads that fitted the stacks in the last light */
 } pipeline_stats;
 
 typedef struct pipeline pipeline;

@@ -371,6 +371,9 @@ void el_evidence_explain(el_evidence *evidence, const vision_registration *regis
                          const el_stack_fit *fit, double radius_mm, double piece_mm,
                          el_box *changed);
 
+#define EL_LIGHT_TELLS 0.15 /* a light is known when its shadows are this much more darkened
+                              than lit, a pixel of them on average */
+
 /* Finds the light from the shadows of the stacks fitted (found ones, count of them): the one
  * that, each stack at its fitted height or a piece more or less as its image and shadow
  * together say, puts the most darkened and the least lit scenery in their shadows. Sets

@@ -500,6 +500,12 @@ typedef struct tiles_read {
  * and the patches they were read from. */
 struct vision_el_memory {
     const vision_el_model *model;            /* what it was read with */
+    /* The light the stacks' shadows told (el_evidence_find_light), the stacks it was found
+     * from, and how many such stacks the last read fitted: a lamp does not move between two
+     * reads of a table that looks as it did, and its search costs as much as a stack fit. */
+    bool light_known;
+    double shadow_per_mm[2];
+    int light_stacks, stacks_last;
     bool any;                                /* a grid was found */
     el_grid found;                           /* the grid as found */
     int sampled[EL_CELLS_MAX][EL_CELLS_MAX]; /* each cell's patch (-1: none) */
@@ -520,6 +526,7 @@ void vision_el_memory_free(vision_el_memory *memory)
 static void forget(vision_el_memory *memory)
 {
     memory->any = false;
+    memory->light_known = false;
 }
 
 static void remember(const vision_el_model *model, const tiles_read *read,
@@ -754,11 +761,46 @@ static int lit_tiles(const tiles_read *read, el_lit_tile *lit)
     return count;
 }
 
-/* Each tile's stack and token, from the tiles read (vision_el_recognise's second half). */
+/* The stacks fitted with their light found afresh are those whose images lean this much more
+ * than when the light was found: it is searched for again, from more shadows. */
+#define LIGHT_STACKS_GROWN 1.25
+
+/* Whether a read may try the light its memory kept instead of searching for it: the light was
+ * found, most tiles typed look as the last read saw them (a camera nudged or a hand's shadow
+ * over the table does not leave them so), and not many more stacks would tell it now than it
+ * was found from. */
+static bool light_to_keep(const vision_el_memory *memory, const vision_el_timing *clock)
+{
+    return memory && memory->light_known && clock->tiles_typed > 0 &&
+           2 * clock->tiles_recalled >= clock->tiles_typed &&
+           memory->stacks_last <= LIGHT_STACKS_GROWN * memory->light_stacks;
+}
+
+/* Whether the stacks fitted in a light still see their shadows in it: darkened more than lit
+ * as much as a light found (EL_LIGHT_TELLS), over them all. A lamp moved leaves the tiles as
+ * bright as they were (a flat surface is lit the same from anywhere the lamp shines on it
+ * from), not the shadows. */
+static bool shadows_still_tell(const el_grid *grid, bool stacked[EL_CELLS_MAX][EL_CELLS_MAX],
+                               el_stack_fit fits[EL_CELLS_MAX][EL_CELLS_MAX])
+{
+    double darkened = 0.0;
+    long pixels = 0;
+    for (int r = 0; r < grid->rows; r++)
+        for (int c = 0; c < grid->cols; c++)
+            if (stacked[r][c]) {
+                darkened += fits[r][c].shadow_darkened * fits[r][c].shadow_pixels;
+                pixels += fits[r][c].shadow_pixels;
+            }
+    return pixels > 0 && darkened >= EL_LIGHT_TELLS * (double)pixels;
+}
+
+/* Each tile's stack and token, from the tiles read (vision_el_recognise's second half). memory
+ * (may be NULL) gives the light to fit the stacks in when light_to_keep says so and the shadows
+ * still tell it, and keeps the light found. */
 static vision_status read_stacks(const vision_registration *registration, const vision_mat *mat,
                                  const vision_el_model *model, const el_table *table_seen,
-                                 tiles_read *read, vision_el_observation *seen,
-                                 vision_el_timing *clock)
+                                 tiles_read *read, vision_el_memory *memory,
+                                 vision_el_observation *seen, vision_el_timing *clock)
 {
     if (!read->any)
         return VISION_OK;
@@ -782,24 +824,53 @@ static vision_status read_stacks(const vision_registration *registration, const 
     /* The stacks fitted once, the light found from their shadows (the same for every stack),
      * and all fitted again with their shadows where it casts them: a shadow tells a stack's
      * height where its image leans too little to, and a shadow taken for a piece (or a piece
-     * in shade for a shadow) no longer lengthens or shortens a stack. */
+     * in shade for a shadow) no longer lengthens or shortens a stack. The light the memory
+     * kept, when there is one to keep, is tried first: the stacks fitted in it once, unless
+     * their shadows no longer show in it. */
     bool stacked[EL_CELLS_MAX][EL_CELLS_MAX];
-    fit_stacks(&evidence, registration, &grid, patch_of, readings, radius, piece, fits, stacked);
-    el_stack_fit *found = malloc(sizeof(el_stack_fit) * VISION_EL_TILES_MAX);
-    int found_count = 0;
-    for (int r = 0; found && r < grid.rows; r++)
-        for (int c = 0; c < grid.cols; c++)
-            if (stacked[r][c] && fits[r][c].lean_mm >= LIGHT_LEAN_MM)
-                found[found_count++] = fits[r][c];
-    if (found && found_count > 0)
-        el_evidence_find_light(&evidence, registration, found, found_count, radius, piece);
-    free(found);
-    if (evidence.light_known) {
-        el_evidence_forget(&evidence);
+    if (light_to_keep(memory, clock)) {
+        evidence.light_known = true;
+        evidence.shadow_per_mm[0] = memory->shadow_per_mm[0];
+        evidence.shadow_per_mm[1] = memory->shadow_per_mm[1];
         fit_stacks(&evidence, registration, &grid, patch_of, readings, radius, piece, fits,
                    stacked);
+        clock->light_kept = shadows_still_tell(&grid, stacked, fits);
+        if (!clock->light_kept) {
+            evidence.light_known = false;
+            el_evidence_forget(&evidence);
+        }
+    }
+    if (!clock->light_kept) {
+        fit_stacks(&evidence, registration, &grid, patch_of, readings, radius, piece, fits,
+                   stacked);
+        el_stack_fit *found = malloc(sizeof(el_stack_fit) * VISION_EL_TILES_MAX);
+        int found_count = 0;
+        for (int r = 0; found && r < grid.rows; r++)
+            for (int c = 0; c < grid.cols; c++)
+                if (stacked[r][c] && fits[r][c].lean_mm >= LIGHT_LEAN_MM)
+                    found[found_count++] = fits[r][c];
+        if (found && found_count > 0)
+            el_evidence_find_light(&evidence, registration, found, found_count, radius, piece);
+        free(found);
+        if (memory) {
+            memory->light_known = evidence.light_known;
+            memory->shadow_per_mm[0] = evidence.shadow_per_mm[0];
+            memory->shadow_per_mm[1] = evidence.shadow_per_mm[1];
+            memory->light_stacks = found_count;
+        }
+        if (evidence.light_known) {
+            el_evidence_forget(&evidence);
+            fit_stacks(&evidence, registration, &grid, patch_of, readings, radius, piece, fits,
+                       stacked);
+        }
     }
     el_evidence_free(&evidence);
+    if (memory) {
+        memory->stacks_last = 0;
+        for (int r = 0; r < grid.rows; r++)
+            for (int c = 0; c < grid.cols; c++)
+                memory->stacks_last += stacked[r][c] && fits[r][c].lean_mm >= LIGHT_LEAN_MM;
+    }
 
     int row0 = EL_CELLS_MAX, col0 = EL_CELLS_MAX;
     for (int r = 0; r < grid.rows; r++)
@@ -1035,7 +1106,8 @@ vision_status vision_el_recognise_again(const vision_image *frame,
         }
     }
     if (status == VISION_OK)
-        status = read_stacks(registration, mat, model, &table, read, seen, &clock);
+        status = read_stacks(registration, mat, model, &table, read,
+                             memory && memory->any ? memory : NULL, seen, &clock);
     if (read != first)
         free(read);
     free(first);

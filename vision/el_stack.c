@@ -52,8 +52,6 @@
                                hides under the stack's own image and tells nothing) */
 #define LIGHT_LENGTHS 8
 #define LIGHT_STACKS 48     /* the light is found from the shadows of this many stacks at most */
-#define LIGHT_TELLS 0.15    /* the light is known when its shadows are this much more darkened
-                               than lit, a pixel of them on average */
 #define COARSE_MM 4.0       /* the feet tried first over the tile; then around the best, */
 #define FINE_MM 0.5         /* at half the step each time down to this */
 
@@ -861,7 +859,7 @@ void el_evidence_find_light(el_evidence *evidence, const vision_registration *re
     free(search.images);
     free(search.image_score);
     /* the shadows must be plainly darker than what lies around them */
-    if (search.pixels == 0 || search.shadows < LIGHT_TELLS * search.pixels)
+    if (search.pixels == 0 || search.shadows < EL_LIGHT_TELLS * search.pixels)
         return;
     evidence->light_known = true;
     evidence->shadow_per_mm[0] = search.length * cos(search.angle);

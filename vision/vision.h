@@ -18,6 +18,7 @@
 #ifndef TS_VISION_H
 #define TS_VISION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -474,6 +475,7 @@ typedef struct vision_el_timing {
     double glare_peak; /* the lamp's glare taken off: the white at its middle (0..1); 0 none */
     int tiles_typed;   /* tiles whose type was read (before a glare was taken off), */
     int tiles_recalled; /* of them, those matched against the memory's types only */
+    bool light_kept;    /* the stacks fitted in the light the memory kept, not one found anew */
 } vision_el_timing;
 
 /*
@@ -494,9 +496,11 @@ vision_status vision_el_recognise(const vision_image *frame,
  * Watching a game, most tiles look the same from one settled table to the next; a tile whose
  * patch looks as it did (within the sensor's noise, sampled where the last grid put it) is
  * matched against those arts only, not every art: a fresh read's reading, unless the grid
- * found now moved another art near, for a fraction of the time. Everything else is read as
- * without a memory. A memory
- * read with another model than the last is forgotten first.
+ * found now moved another art near, for a fraction of the time. It also keeps the light the
+ * stacks' shadows told: while most tiles look as they did and not many more stacks lean their
+ * images than it was found from, the stacks are fitted in that light, not one searched for
+ * again. Everything else is read as without a memory. A memory read with another model than
+ * the last is forgotten first.
  */
 typedef struct vision_el_memory vision_el_memory;
 
