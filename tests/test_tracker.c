@@ -1441,6 +1441,77 @@ static void test_tracker_gives_up_the_games_when_hidden_tokens_are_too_many(void
     tracker_free(t);
 }
 
+/* Games given up while more than one signalled turn end waits, heights unseen throughout: the
+ * tracker commits nothing it cannot tell (the committed game stays as it was) and flags; the
+ * players type what was played, and the game is whole again. (Each table there is explained
+ * from the committed game with the ends owed, fewest ends first, and the 16 games the rules
+ * keep all end no turn: orange placing all three tiles, the camps' counts told apart only by
+ * heights. The game that ends two turns is never offered; the players' lines resolve it.) */
+static void test_tracker_gives_up_games_that_carry_turn_ends(void **state)
+{
+    fixture *f = *state;
+    el_state truth = test_el_new_game(2, true);
+    seen_events seen = {0};
+    tracker *t = new_tracker(f->archive, 2, true, true, &seen);
+    const char *const lines[] = {start_2p,
+                                 "orange: desert-camp@0,2 x4 > w 3",
+                                 "orange: end",
+                                 "black: mountain@2,1",
+                                 "black: end",
+                                 "orange: desert-camp@2,2 x4 > w 3",
+                                 "orange: end",
+                                 "black: desert@2,0",
+                                 "black: end"};
+    int count = (int)(sizeof lines / sizeof lines[0]);
+    for (int i = 0; i < count; i++) {
+        play(&truth, lines[i]);
+        if (ends_turn(lines[i]))
+            assert_int_equal(tracker_end_turn(t, i), TRACKER_OK);
+        else
+            feed(t, &truth, i, false);
+    }
+    assert_false(tracker_pending(t));
+    size_t committed = tracker_actions(t);
+    el_state before = truth;
+    const char *const hidden[] = {"orange: desert-camp@0,3 x2",   "orange: end",
+                                  "black: desert@3,0",            "black: end",
+                                  "orange: desert-camp@1,3 x2",   "orange: sandstorm 0,1 > 1,3",
+                                  "orange: end"};
+    int hidden_count = (int)(sizeof hidden / sizeof hidden[0]);
+    double time = count;
+    el_observation o;
+    for (int i = 0; i < hidden_count; i++) {
+        play(&truth, hidden[i]);
+        if (ends_turn(hidden[i])) {
+            assert_int_equal(tracker_end_turn(t, time + 0.5), TRACKER_OK);
+        } else {
+            el_observe(&truth, &o);
+            for (int k = 0; k < o.count; k++)
+                o.tiles[k].height = EL_UNSEEN;
+            feed_observation(t, &o, time);
+        }
+        time += 1;
+        assert_true(tracker_pending(t));
+        assert_int_equal(tracker_actions(t), committed);
+        assert_memory_equal(tracker_state(t), &before, sizeof before);
+    }
+    int flags = seen.flags;
+    play(&truth, "black: desert@3,1");
+    feed(t, &truth, time, false); /* read whole */
+    assert_true(tracker_pending(t));
+    assert_int_equal(tracker_actions(t), committed);
+    assert_int_equal(seen.flags, flags + 1);
+    /* what was played, typed: black's tile on the table beyond it is taken at once */
+    char typed[512] = "";
+    for (int i = 0; i < hidden_count; i++)
+        snprintf(typed + strlen(typed), sizeof typed - strlen(typed), "%s%s", i ? "\n" : "",
+                 hidden[i]);
+    assert_int_equal(tracker_play(t, typed, time + 1), TRACKER_OK);
+    assert_false(tracker_pending(t));
+    assert_memory_equal(tracker_state(t), &truth, sizeof truth);
+    tracker_free(t);
+}
+
 static void test_tracker_refuses_what_it_cannot_track(void **state)
 {
     fixture *f = *state;
@@ -1511,6 +1582,7 @@ int main(void)
         TEST(test_tracker_asks_about_a_token_the_table_may_hide_before_an_end, setup),
         TEST(test_tracker_asks_about_hidden_tokens_while_games_wait, setup),
         TEST(test_tracker_gives_up_the_games_when_hidden_tokens_are_too_many, setup),
+        TEST(test_tracker_gives_up_games_that_carry_turn_ends, setup),
         TEST(test_tracker_refuses_what_it_cannot_track, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
