@@ -65,6 +65,26 @@ static void plain_layout(vision_el_observation *truth)
     }
 }
 
+/* A table of stacks on plain_layout's tiles (none on a lake): on every tile i with i % every ==
+ * 0, and on the first extra others; how many, in layout's colours. */
+static int stacked_layout(const vision_el_observation *layout, int every, int extra,
+                          vision_el_observation *table)
+{
+    plain_layout(table);
+    table->colour_count = layout->colour_count;
+    memcpy(table->colours, layout->colours, sizeof table->colours);
+    int stacks = 0;
+    for (int i = 0; i < table->tile_count; i++) {
+        vision_el_tile *t = &table->tiles[i];
+        if (t->type == EL_LAKE || (i % every != 0 && extra-- <= 0))
+            continue;
+        t->height = 1 + i % 3;
+        t->top = i % 4;
+        stacks++;
+    }
+    return stacks;
+}
+
 /* The photo's table from above, the mat's colour its median, and the grid found on it. */
 static void see_grid(const photo *p, el_table *table, el_grid *grid)
 {
@@ -524,20 +544,8 @@ static void test_seeing_a_read_keeps_the_light_while_the_table_looks_lit_as_befo
     assert_teaching_taken(&teach, &layout, &model);
     vision_image_free(&teach.frame);
 
-    /* a table with the shadows of more stacks than a light is kept from (24) */
-    plain_layout(&table);
-    table.colour_count = layout.colour_count;
-    memcpy(table.colours, layout.colours, sizeof table.colours);
-    int stacks = 0;
-    for (int i = 0; i < table.tile_count; i++) {
-        vision_el_tile *t = &table.tiles[i];
-        if (t->type == EL_LAKE || i % 5 == 4)
-            continue;
-        t->height = 1 + i % 3;
-        t->top = i % 4;
-        stacks++;
-    }
-    assert_true(stacks >= 24);
+    /* a table with the shadows of more stacks than a light is kept from */
+    assert_true(stacked_layout(&layout, 1, 0, &table) >= 24);
 
     vision_render_config_default(&lit.config);
     lit.config.box_seed = 1;
@@ -582,6 +590,55 @@ static void test_seeing_a_read_keeps_the_light_while_the_table_looks_lit_as_befo
     vision_el_memory_free(memory);
     vision_image_free(&lit.frame);
     vision_image_free(&moved.frame);
+}
+
+/* A light kept is searched for again once many more stacks could tell it than it was found
+ * from: at the read after the one that fitted them (the memory counts a read's stacks after
+ * fitting them), and then kept again. */
+static void test_seeing_a_light_kept_is_found_again_from_more_stacks(void **state)
+{
+    (void)state;
+    static vision_el_observation layout, fewer, more, seen;
+    static vision_el_model model;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    photo teach, few, many;
+    take(&teach, &layout, 1, 7);
+    vision_el_model_init(&model);
+    assert_teaching_taken(&teach, &layout, &model);
+    vision_image_free(&teach.frame);
+    /* a few more stacks: most tiles look as they did */
+    int stacks_fewer = stacked_layout(&layout, 2, 0, &fewer);
+    int stacks_more = stacked_layout(&layout, 2, 8, &more);
+    assert_true(stacks_fewer >= 16);
+    assert_true(stacks_more > 1.4 * stacks_fewer);
+
+    vision_render_config_default(&few.config);
+    few.config.box_seed = 1;
+    few.config.scene_seed = 8;
+    few.config.glare = 0.0;
+    few.config.tilt_deg = 25.0;
+    few.config.light_azimuth_deg = 60.0;
+    few.config.light_elevation_deg = 40.0;
+    shoot(&few, &fewer);
+    many.config = few.config;
+    shoot(&many, &more);
+    vision_el_memory *memory = vision_el_memory_new();
+    assert_non_null(memory);
+    vision_el_timing timing;
+    char error[256];
+    const vision_mat *mat = &few.config.mat;
+    const photo *reads[] = {&few, &few, &many, &many, &many};
+    const bool kept[] = {false, true, true, false, true};
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(vision_el_recognise_again(&reads[i]->frame, &reads[i]->registration, mat,
+                                                   &model, memory, &seen, &timing, error,
+                                                   sizeof error),
+                         VISION_OK);
+        assert_int_equal(timing.light_kept, kept[i]);
+    }
+    vision_el_memory_free(memory);
+    vision_image_free(&few.frame);
+    vision_image_free(&many.frame);
 }
 
 /* The tokens are read by their print's colours (their palettes), also where a stack's could
@@ -1607,6 +1664,7 @@ int main(void)
         cmocka_unit_test(test_seeing_types_read_back_from_the_teaching_photo),
         cmocka_unit_test(test_seeing_a_tile_unchanged_since_the_last_read_keeps_its_reading),
         cmocka_unit_test(test_seeing_a_read_keeps_the_light_while_the_table_looks_lit_as_before),
+        cmocka_unit_test(test_seeing_a_light_kept_is_found_again_from_more_stacks),
         cmocka_unit_test(test_seeing_teaching_keeps_the_tops_that_read_back),
         cmocka_unit_test(test_seeing_refuses_a_photo_without_the_truths_stacks),
         cmocka_unit_test(test_seeing_refuses_a_photo_whose_tops_read_back_as_other_colours),
