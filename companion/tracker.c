@@ -738,15 +738,15 @@ static tracker_status close_hypothesis(tracker *t, hypothesis *game, void *state
  * action the seat may have played unseen before the end (rules_engine.hidden_actions: a token
  * only the stacks' heights show), ranked as the end alone. *hidden: such actions were added;
  * *complete false when some were not (more than the rules list, or than HYPOTHESES_MAX).
- * asked: t->reconciled holds the rules' hidden actions for this state and observation
+ * hidden_known: t->reconciled holds the rules' hidden actions for this state and observation
  * already.
  */
 static tracker_status close_with_hidden(tracker *t, const hypothesis *h, const void *state,
-                                        const void *observation, bool asked, bool *hidden,
+                                        const void *observation, bool hidden_known, bool *hidden,
                                         bool *complete)
 {
     rules_reconciled *r = t->reconciled;
-    if (!asked) {
+    if (!hidden_known) {
         r->count = 0;
         r->more = false;
         if (observation && t->engine->hidden_actions)
@@ -793,18 +793,19 @@ static tracker_status close_with_hidden(tracker *t, const hypothesis *h, const v
  * actions are explained from there (with turn ends signalled, no explanation ends a turn by
  * itself). Those that cannot end the turn yet are dropped; when none can, the end stays owed.
  * Where the table last read (observation) leaves room for a token played unseen before the
- * end, the game with it waits beside the game without, and the players are asked. asked: the
- * rules' hidden actions for the first hypothesis are in t->reconciled already.
+ * end, the game with it waits beside the game without, and the players are asked.
+ * hidden_known: the rules' hidden actions for the first hypothesis are in t->reconciled
+ * already.
  */
-static tracker_status end_hypotheses_turn(tracker *t, const void *observation, bool asked,
-                                          const tracker_table *table)
+static tracker_status end_hypotheses_turn(tracker *t, const void *observation,
+                                          bool hidden_known, const tracker_table *table)
 {
     t->child_count = 0;
     bool hidden = false, complete = true;
     for (int h = 0; h < t->hypothesis_count; h++) {
         tracker_status status = close_with_hidden(t, &t->hypotheses[h],
                                                   state_at(t, t->states, h), observation,
-                                                  asked && h == 0, &hidden, &complete);
+                                                  hidden_known && h == 0, &hidden, &complete);
         if (status != TRACKER_OK)
             return status;
     }
@@ -889,7 +890,7 @@ static tracker_status take_turn_end(tracker *t, const tracker_table *table)
             memcpy(state_at(t, t->states, 0), t->state, t->engine->state_size);
             t->hypothesis_count = 1;
             t->choosable = false;
-            return end_hypotheses_turn(t, observation, true, table); /* asked just now */
+            return end_hypotheses_turn(t, observation, true, table); /* known just now */
         }
     }
     tracker_status status = commit(t, line, table, false);

@@ -500,12 +500,13 @@ typedef struct tiles_read {
  * and the patches they were read from. */
 struct vision_el_memory {
     const vision_el_model *model;            /* what it was read with */
-    /* The light the stacks' shadows told (el_evidence_find_light), the stacks it was found
-     * from, and how many such stacks the last read fitted: a lamp does not move between two
-     * reads of a table that looks as it did, and its search costs as much as a stack fit. */
+    /* The light the stacks' shadows told (el_evidence_find_light), how many stacks whose
+     * images lean (LIGHT_LEAN_MM) the read that found it fitted, and how many the last read
+     * fitted: a lamp does not move between two reads of a table that looks as it did, and its
+     * search costs as much as a stack fit. */
     bool light_known;
     double shadow_per_mm[2];
-    int light_stacks, stacks_last;
+    int light_found_from, leaning_last_read;
     bool any;                                /* a grid was found */
     el_grid found;                           /* the grid as found */
     int sampled[EL_CELLS_MAX][EL_CELLS_MAX]; /* each cell's patch (-1: none) */
@@ -534,8 +535,10 @@ static void remember(const vision_el_model *model, const tiles_read *read,
 {
     memory->model = model;
     memory->any = read->any;
-    if (!read->any)
+    if (!read->any) {
+        memory->light_known = false;
         return;
+    }
     memory->found = read->found;
     memcpy(memory->sampled, read->sampled, sizeof memory->sampled);
     memcpy(memory->readings, read->readings, sizeof memory->readings);
@@ -770,21 +773,24 @@ static int lit_tiles(const tiles_read *read, el_lit_tile *lit)
 #define LIGHT_STACKS_GROWN 1.25
 
 /* Whether a read may try the light its memory kept instead of searching for it: the light was
- * found from enough stacks, most tiles typed look as the last read saw them (a camera nudged or a hand's shadow
- * over the table does not leave them so), and not many more stacks would tell it now than it
- * was found from. */
-static bool light_to_keep(const vision_el_memory *memory, const vision_el_timing *clock)
+ * found from enough stacks, most tiles typed look as the last read saw them (a camera nudged or
+ * a hand's shadow over the table does not leave them so), and the last read fitted not many
+ * more leaning stacks than the read that found it (a read that fits many more keeps the light
+ * still; the next one searches for it again). */
+static bool may_keep_light(const vision_el_memory *memory, const vision_el_timing *clock)
 {
-    return memory && memory->light_known && memory->light_stacks >= LIGHT_KEPT_FROM &&
+    return memory && memory->light_known && memory->light_found_from >= LIGHT_KEPT_FROM &&
            clock->tiles_typed > 0 &&
            2 * clock->tiles_recalled >= clock->tiles_typed &&
-           memory->stacks_last <= LIGHT_STACKS_GROWN * memory->light_stacks;
+           memory->leaning_last_read <= LIGHT_STACKS_GROWN * memory->light_found_from;
 }
 
-/* Whether the stacks fitted in a light still see their shadows in it: darkened more than lit
- * as much as a light found (EL_LIGHT_TELLS), over them all. A lamp moved leaves the tiles as
- * bright as they were (a flat surface is lit the same from anywhere the lamp shines on it
- * from), not the shadows. */
+/* Whether the stacks fitted in a light still see their shadows in it: those whose images lean,
+ * as the light's search takes them, darkened more than lit by EL_LIGHT_TELLS a pixel over them
+ * all, as a light found must be (a stricter test than the search's: each at its fitted height,
+ * and a shadow a stack taken earlier explained counts as neither). A lamp moved leaves the
+ * tiles as bright as they were (a flat surface is lit the same from anywhere the lamp shines
+ * on it from), not the shadows. */
 static bool shadows_still_tell(const el_grid *grid, bool stacked[EL_CELLS_MAX][EL_CELLS_MAX],
                                el_stack_fit fits[EL_CELLS_MAX][EL_CELLS_MAX])
 {
@@ -792,7 +798,7 @@ static bool shadows_still_tell(const el_grid *grid, bool stacked[EL_CELLS_MAX][E
     long pixels = 0;
     for (int r = 0; r < grid->rows; r++)
         for (int c = 0; c < grid->cols; c++)
-            if (stacked[r][c]) {
+            if (stacked[r][c] && fits[r][c].lean_mm >= LIGHT_LEAN_MM) {
                 darkened += fits[r][c].shadow_darkened * fits[r][c].shadow_pixels;
                 pixels += fits[r][c].shadow_pixels;
             }
@@ -800,7 +806,7 @@ static bool shadows_still_tell(const el_grid *grid, bool stacked[EL_CELLS_MAX][E
 }
 
 /* Each tile's stack and token, from the tiles read (vision_el_recognise's second half). memory
- * (may be NULL) gives the light to fit the stacks in when light_to_keep says so and the shadows
+ * (may be NULL) gives the light to fit the stacks in when may_keep_light says so and the shadows
  * still tell it, and keeps the light found. */
 static vision_status read_stacks(const vision_registration *registration, const vision_mat *mat,
                                  const vision_el_model *model, const el_table *table_seen,
@@ -833,7 +839,7 @@ static vision_status read_stacks(const vision_registration *registration, const 
      * kept, when there is one to keep, is tried first: the stacks fitted in it once, unless
      * their shadows no longer show in it. */
     bool stacked[EL_CELLS_MAX][EL_CELLS_MAX];
-    if (light_to_keep(memory, clock)) {
+    if (may_keep_light(memory, clock)) {
         evidence.light_known = true;
         evidence.shadow_per_mm[0] = memory->shadow_per_mm[0];
         evidence.shadow_per_mm[1] = memory->shadow_per_mm[1];
@@ -861,7 +867,6 @@ static vision_status read_stacks(const vision_registration *registration, const 
             memory->light_known = evidence.light_known;
             memory->shadow_per_mm[0] = evidence.shadow_per_mm[0];
             memory->shadow_per_mm[1] = evidence.shadow_per_mm[1];
-            memory->light_stacks = found_count;
         }
         if (evidence.light_known) {
             el_evidence_forget(&evidence);
@@ -871,10 +876,12 @@ static vision_status read_stacks(const vision_registration *registration, const 
     }
     el_evidence_free(&evidence);
     if (memory) {
-        memory->stacks_last = 0;
+        memory->leaning_last_read = 0;
         for (int r = 0; r < grid.rows; r++)
             for (int c = 0; c < grid.cols; c++)
-                memory->stacks_last += stacked[r][c] && fits[r][c].lean_mm >= LIGHT_LEAN_MM;
+                memory->leaning_last_read += stacked[r][c] && fits[r][c].lean_mm >= LIGHT_LEAN_MM;
+        if (!clock->light_kept) /* counted on the same fit as every read's after it */
+            memory->light_found_from = memory->leaning_last_read;
     }
 
     int row0 = EL_CELLS_MAX, col0 = EL_CELLS_MAX;

@@ -497,10 +497,11 @@ vision_status vision_el_recognise(const vision_image *frame,
  * patch looks as it did (within the sensor's noise, sampled where the last grid put it) is
  * matched against those arts only, not every art: a fresh read's reading, unless the grid
  * found now moved another art near, for a fraction of the time. It also keeps the light the
- * shadows of 16 stacks or more told: while most tiles look as they did, not many more stacks
- * lean their images than it was found from, and their shadows still show in it, the stacks are
- * fitted in that light, not one searched for again. Everything else is read as without a memory. A memory read with another model than
- * the last is forgotten first.
+ * stacks' shadows told, once enough of them told it: while most tiles look as they did, the
+ * last read fitted not many more stacks that lean their images, and their shadows still show
+ * in it, the stacks are fitted in that light, not one searched for again. Everything else is
+ * read as without a memory. A memory read with another model than the last is forgotten
+ * first.
  */
 typedef struct vision_el_memory vision_el_memory;
 
