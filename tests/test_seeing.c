@@ -49,20 +49,40 @@ static void take(photo *p, const vision_el_observation *truth, uint64_t box, uin
     shoot(p, truth);
 }
 
-/* A 6 x 7 layout of every type in turn, nothing on it. */
-static void plain_layout(vision_el_observation *truth)
+/* A rows x cols layout of every type in turn, nothing on it. */
+static void typed_layout(vision_el_observation *truth, int rows, int cols)
 {
     memset(truth, 0, sizeof *truth);
-    for (int i = 0; i < 42; i++) {
+    for (int i = 0; i < rows * cols; i++) {
         vision_el_tile *t = &truth->tiles[truth->tile_count++];
-        t->row = i / 7;
-        t->col = i % 7;
+        t->row = i / cols;
+        t->col = i % cols;
         t->type = (i * 5) % EL_TILE_TYPES;
         t->top = VISION_NONE;
         t->token = EL_NO_TOKEN;
         for (int k = 0; k < 4; k++)
             t->confidence[k] = 1.0f;
     }
+}
+
+/* shoot, box 1's scene 8 without glare, tilted 25 degrees, its lamp 40 degrees high from
+ * azimuth 60: the stacks' shadows long and their images leaning. */
+static void take_lamp_lit(photo *p, const vision_el_observation *truth)
+{
+    vision_render_config_default(&p->config);
+    p->config.box_seed = 1;
+    p->config.scene_seed = 8;
+    p->config.glare = 0.0;
+    p->config.tilt_deg = 25.0;
+    p->config.light_azimuth_deg = 60.0;
+    p->config.light_elevation_deg = 40.0;
+    shoot(p, truth);
+}
+
+/* A 6 x 7 layout of every type in turn, nothing on it. */
+static void plain_layout(vision_el_observation *truth)
+{
+    typed_layout(truth, 6, 7);
 }
 
 /* A table of stacks on plain_layout's tiles (none on a lake): on every tile i with i % every ==
@@ -418,6 +438,16 @@ static void assert_stacks_alike(const vision_el_observation *a, const vision_el_
     }
 }
 
+/* model taught from box 1's scene 7 of layout, the teaching layout (calibration_teach_layout). */
+static void teach_the_layout(const vision_el_observation *layout, vision_el_model *model)
+{
+    photo teach;
+    take(&teach, layout, 1, 7);
+    vision_el_model_init(model);
+    assert_teaching_taken(&teach, layout, model);
+    vision_image_free(&teach.frame);
+}
+
 /* Read again with the memory of the last read, a tile that looks as it did is matched against
  * the types that decided its reading, and one that does not against every type: the same
  * photo read again is matched so tile by tile and reads the same; a photo where one tile was
@@ -430,11 +460,8 @@ static void test_seeing_a_tile_unchanged_since_the_last_read_keeps_its_reading(v
     static vision_el_observation layout, changed, first, again, fresh;
     static vision_el_model model, other;
     assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
-    photo teach, before, after;
-    take(&teach, &layout, 1, 7);
-    vision_el_model_init(&model);
-    assert_teaching_taken(&teach, &layout, &model);
-    vision_image_free(&teach.frame);
+    photo before, after;
+    teach_the_layout(&layout, &model);
 
     /* the layout where scene 8 puts it, held there as a recording holds it while it grows */
     take(&before, &layout, 1, 8);
@@ -524,27 +551,17 @@ static void test_seeing_a_read_keeps_the_light_while_the_table_looks_lit_as_befo
     static vision_el_observation layout, table, first, again, fresh;
     static vision_el_model model;
     assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
-    photo teach, lit, moved;
-    take(&teach, &layout, 1, 7);
-    vision_el_model_init(&model);
-    assert_teaching_taken(&teach, &layout, &model);
-    vision_image_free(&teach.frame);
+    photo lit, moved;
+    teach_the_layout(&layout, &model);
 
     /* A 10 x 10 table with more stacks than a light is kept from, all in its first rows: a
      * lamp moved changes how those rows look, not how the others do. */
-    memset(&table, 0, sizeof table);
+    typed_layout(&table, 10, 10);
     table.colour_count = layout.colour_count;
     memcpy(table.colours, layout.colours, sizeof table.colours);
     int stacks = 0;
-    for (int i = 0; i < 100; i++) {
-        vision_el_tile *t = &table.tiles[table.tile_count++];
-        t->row = i / 10;
-        t->col = i % 10;
-        t->type = (i * 5) % EL_TILE_TYPES;
-        t->top = VISION_NONE;
-        t->token = EL_NO_TOKEN;
-        for (int k = 0; k < 4; k++)
-            t->confidence[k] = 1.0f;
+    for (int i = 0; i < table.tile_count; i++) {
+        vision_el_tile *t = &table.tiles[i];
         if (t->type != EL_LAKE && stacks < 22) {
             t->height = 1 + i % 3;
             t->top = i % 4;
@@ -552,14 +569,7 @@ static void test_seeing_a_read_keeps_the_light_while_the_table_looks_lit_as_befo
         }
     }
 
-    vision_render_config_default(&lit.config);
-    lit.config.box_seed = 1;
-    lit.config.scene_seed = 8;
-    lit.config.glare = 0.0;
-    lit.config.tilt_deg = 25.0;
-    lit.config.light_azimuth_deg = 60.0;
-    lit.config.light_elevation_deg = 40.0;
-    shoot(&lit, &table);
+    take_lamp_lit(&lit, &table);
     vision_el_memory *memory = vision_el_memory_new();
     assert_non_null(memory);
     vision_el_timing timing;
@@ -608,25 +618,15 @@ static void test_seeing_a_light_kept_is_found_again_from_more_stacks(void **stat
     static vision_el_observation layout, fewer, more, seen;
     static vision_el_model model;
     assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
-    photo teach, few, many;
-    take(&teach, &layout, 1, 7);
-    vision_el_model_init(&model);
-    assert_teaching_taken(&teach, &layout, &model);
-    vision_image_free(&teach.frame);
+    photo few, many;
+    teach_the_layout(&layout, &model);
     /* a few more stacks: most tiles look as they did */
     int stacks_fewer = stacked_layout(&layout, 2, 0, &fewer);
     int stacks_more = stacked_layout(&layout, 2, 8, &more);
     assert_true(stacks_fewer >= 16);
     assert_true(stacks_more > 1.4 * stacks_fewer);
 
-    vision_render_config_default(&few.config);
-    few.config.box_seed = 1;
-    few.config.scene_seed = 8;
-    few.config.glare = 0.0;
-    few.config.tilt_deg = 25.0;
-    few.config.light_azimuth_deg = 60.0;
-    few.config.light_elevation_deg = 40.0;
-    shoot(&few, &fewer);
+    take_lamp_lit(&few, &fewer);
     many.config = few.config;
     shoot(&many, &more);
     vision_el_memory *memory = vision_el_memory_new();

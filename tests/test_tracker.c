@@ -1384,17 +1384,11 @@ static void test_tracker_asks_about_hidden_tokens_while_games_wait(void **state)
     tracker_free(t);
 }
 
-/* More games than the tracker keeps (HYPOTHESES_MAX): orange's third camp read without any
- * height leaves dozens of games (its count, movers north or south), and at its end each may
- * hide a sandstorm from either mountain onto any tile orange holds. Not every game can wait:
- * the players are told which the table leaves open, but none is theirs to choose (some are
- * missing), and the next table, read whole, is explained from the committed game. */
-static void test_tracker_gives_up_the_games_when_hidden_tokens_are_too_many(void **state)
+/* Two turns each on a 2-player game with the expansion, every table read whole and every end
+ * signalled: orange's two camps of 4 (3 movers west each) beside black's mountain, which lets
+ * orange play a sandstorm from 0,1 or 2,1. The lines played, as a count of frame times. */
+static int play_two_camps_by_a_mountain(tracker *t, el_state *truth)
 {
-    fixture *f = *state;
-    el_state truth = test_el_new_game(2, true);
-    seen_events seen = {0};
-    tracker *t = new_tracker(f->archive, 2, true, true, &seen);
     const char *const lines[] = {start_2p,
                                  "orange: desert-camp@0,2 x4 > w 3",
                                  "orange: end",
@@ -1406,13 +1400,28 @@ static void test_tracker_gives_up_the_games_when_hidden_tokens_are_too_many(void
                                  "black: end"};
     int count = (int)(sizeof lines / sizeof lines[0]);
     for (int i = 0; i < count; i++) {
-        play(&truth, lines[i]);
+        play(truth, lines[i]);
         if (ends_turn(lines[i]))
             assert_int_equal(tracker_end_turn(t, i), TRACKER_OK);
         else
-            feed(t, &truth, i, false);
+            feed(t, truth, i, false);
     }
     assert_false(tracker_pending(t));
+    return count;
+}
+
+/* More games than the tracker keeps (HYPOTHESES_MAX): orange's third camp read without any
+ * height leaves dozens of games (its count, movers north or south), and at its end each may
+ * hide a sandstorm from either mountain onto any tile orange holds. Not every game can wait:
+ * the players are told which the table leaves open, but none is theirs to choose (some are
+ * missing), and the next table, read whole, is explained from the committed game. */
+static void test_tracker_gives_up_the_games_when_hidden_tokens_are_too_many(void **state)
+{
+    fixture *f = *state;
+    el_state truth = test_el_new_game(2, true);
+    seen_events seen = {0};
+    tracker *t = new_tracker(f->archive, 2, true, true, &seen);
+    int count = play_two_camps_by_a_mountain(t, &truth);
     size_t committed = tracker_actions(t);
     play(&truth, "orange: desert-camp@0,3 x2");
     play(&truth, "orange: sandstorm 0,1 > 0,3");
@@ -1453,24 +1462,7 @@ static void test_tracker_gives_up_games_that_carry_turn_ends(void **state)
     el_state truth = test_el_new_game(2, true);
     seen_events seen = {0};
     tracker *t = new_tracker(f->archive, 2, true, true, &seen);
-    const char *const lines[] = {start_2p,
-                                 "orange: desert-camp@0,2 x4 > w 3",
-                                 "orange: end",
-                                 "black: mountain@2,1",
-                                 "black: end",
-                                 "orange: desert-camp@2,2 x4 > w 3",
-                                 "orange: end",
-                                 "black: desert@2,0",
-                                 "black: end"};
-    int count = (int)(sizeof lines / sizeof lines[0]);
-    for (int i = 0; i < count; i++) {
-        play(&truth, lines[i]);
-        if (ends_turn(lines[i]))
-            assert_int_equal(tracker_end_turn(t, i), TRACKER_OK);
-        else
-            feed(t, &truth, i, false);
-    }
-    assert_false(tracker_pending(t));
+    int count = play_two_camps_by_a_mountain(t, &truth);
     size_t committed = tracker_actions(t);
     el_state before = truth;
     const char *const hidden[] = {"orange: desert-camp@0,3 x2",   "orange: end",

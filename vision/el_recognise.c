@@ -785,6 +785,13 @@ static bool may_keep_light(const vision_el_memory *memory, const vision_el_timin
            memory->leaning_last_read <= LIGHT_STACKS_GROWN * memory->light_found_from;
 }
 
+/* Whether a stack taken tells the light: its image leans enough for its shadow to be told from
+ * it (el_evidence_find_light takes such stacks). */
+static bool tells_light(bool stacked, const el_stack_fit *fit)
+{
+    return stacked && fit->lean_mm >= LIGHT_LEAN_MM;
+}
+
 /* Whether the stacks fitted in a light still see their shadows in it: those whose images lean,
  * as the light's search takes them, darkened more than lit by EL_LIGHT_TELLS a pixel over them
  * all, as a light found must be (a stricter test than the search's: each at its fitted height,
@@ -798,7 +805,7 @@ static bool shadows_still_tell(const el_grid *grid, bool stacked[EL_CELLS_MAX][E
     long pixels = 0;
     for (int r = 0; r < grid->rows; r++)
         for (int c = 0; c < grid->cols; c++)
-            if (stacked[r][c] && fits[r][c].lean_mm >= LIGHT_LEAN_MM) {
+            if (tells_light(stacked[r][c], &fits[r][c])) {
                 darkened += fits[r][c].shadow_darkened * fits[r][c].shadow_pixels;
                 pixels += fits[r][c].shadow_pixels;
             }
@@ -841,8 +848,7 @@ static vision_status read_stacks(const vision_registration *registration, const 
     bool stacked[EL_CELLS_MAX][EL_CELLS_MAX];
     if (may_keep_light(memory, clock)) {
         evidence.light_known = true;
-        evidence.shadow_per_mm[0] = memory->shadow_per_mm[0];
-        evidence.shadow_per_mm[1] = memory->shadow_per_mm[1];
+        memcpy(evidence.shadow_per_mm, memory->shadow_per_mm, sizeof evidence.shadow_per_mm);
         fit_stacks(&evidence, registration, &grid, patch_of, readings, radius, piece, fits,
                    stacked);
         clock->light_kept = shadows_still_tell(&grid, stacked, fits);
@@ -858,15 +864,14 @@ static vision_status read_stacks(const vision_registration *registration, const 
         int found_count = 0;
         for (int r = 0; found && r < grid.rows; r++)
             for (int c = 0; c < grid.cols; c++)
-                if (stacked[r][c] && fits[r][c].lean_mm >= LIGHT_LEAN_MM)
+                if (tells_light(stacked[r][c], &fits[r][c]))
                     found[found_count++] = fits[r][c];
         if (found && found_count > 0)
             el_evidence_find_light(&evidence, registration, found, found_count, radius, piece);
         free(found);
         if (memory) {
             memory->light_known = evidence.light_known;
-            memory->shadow_per_mm[0] = evidence.shadow_per_mm[0];
-            memory->shadow_per_mm[1] = evidence.shadow_per_mm[1];
+            memcpy(memory->shadow_per_mm, evidence.shadow_per_mm, sizeof memory->shadow_per_mm);
         }
         if (evidence.light_known) {
             el_evidence_forget(&evidence);
@@ -879,7 +884,7 @@ static vision_status read_stacks(const vision_registration *registration, const 
         memory->leaning_last_read = 0;
         for (int r = 0; r < grid.rows; r++)
             for (int c = 0; c < grid.cols; c++)
-                memory->leaning_last_read += stacked[r][c] && fits[r][c].lean_mm >= LIGHT_LEAN_MM;
+                memory->leaning_last_read += tells_light(stacked[r][c], &fits[r][c]);
         if (!clock->light_kept) /* counted on the same fit as every read's after it */
             memory->light_found_from = memory->leaning_last_read;
     }
