@@ -172,6 +172,10 @@ typedef struct scene_condition {
     double camera_height_mm;
     double light_kelvin, light_elevation_deg, glare;
     int hands;
+    /* The light the recogniser fitted the stacks in against the render's, both as a shadow's
+     * move per mm of height in the model's pieces: its length over the render's (0: none
+     * found; NAN: the image not read) and how far its direction is off (degrees). */
+    double light_ratio, light_off_deg;
 } scene_condition;
 
 /*
@@ -207,6 +211,28 @@ static void condition_of(const vision_render_config *given, const vision_render_
     condition->light_elevation_deg = given->light_elevation_deg;
     condition->glare = given->glare;
     condition->hands = given->hands;
+}
+
+/* The light the read found (vision_el_memory_light) against the render's, both in the model's
+ * pieces (the render's shadows per mm of its own pieces' height): the length's ratio (0: none
+ * found) and the direction's difference in degrees (NAN: none found). */
+static void light_against_render(const vision_el_memory *memory, const vision_render_info *info,
+                                 const vision_el_model *model, double *ratio, double *off_deg)
+{
+    double found[2];
+    *ratio = 0.0;
+    *off_deg = NAN;
+    if (!vision_el_memory_light(memory, found))
+        return;
+    double scale = info->piece_height_mm / model->piece_height_mm;
+    double truth[2] = {info->shadow_per_mm[0] * scale, info->shadow_per_mm[1] * scale};
+    double length = hypot(truth[0], truth[1]);
+    if (!(length > 0.0))
+        return;
+    *ratio = hypot(found[0], found[1]) / length;
+    double turn = atan2(found[1], found[0]) - atan2(truth[1], truth[0]);
+    *off_deg = fabs(remainder(turn, 2.0 * 3.14159265358979323846)) * 180.0 /
+               3.14159265358979323846;
 }
 
 /* ---- comparing what was seen with the truth ---- */
@@ -662,6 +688,9 @@ enum {
     BIN_GLARE,
     BIN_NO_HANDS,
     BIN_HANDS,
+    BIN_LIGHT_FOUND,
+    BIN_LIGHT_WRONG,
+    BIN_LIGHT_NONE,
     BIN_COUNT
 };
 
@@ -682,12 +711,29 @@ static const char *const bin_names[BIN_COUNT] = {
     [BIN_GLARE] = "some glare",
     [BIN_NO_HANDS] = "no hands",
     [BIN_HANDS] = "1-2 hands",
+    [BIN_LIGHT_FOUND] = "shadows' light +-10%",
+    [BIN_LIGHT_WRONG] = "shadows' light off",
+    [BIN_LIGHT_NONE] = "no light found",
 };
 
 /* The bins an image of these conditions counts in (BIN_ALL first; BIN_READ when registration
  * and recognition took it, so that what the recogniser reads shows apart from what it was
  * never given). Returns how many. */
-static int bins_of(const scene_condition *c, bool read, int bins[9])
+#define LIGHT_FOUND_WITHIN 0.1 /* a light found this near the render's, in length */
+#define LIGHT_FOUND_TURN 10.0  /* and in direction (degrees), where it is long enough to say */
+#define BINS_OF_MAX 10
+
+/* Whether the light found is the render's: its length within LIGHT_FOUND_WITHIN, and its
+ * direction within LIGHT_FOUND_TURN unless the render's light casts shadows under 0.2 mm a mm
+ * (a lamp above about 80 degrees: no direction to speak of). */
+static bool light_found_right(const scene_condition *c)
+{
+    return c->light_ratio > 0.0 && fabs(c->light_ratio - 1.0) <= LIGHT_FOUND_WITHIN &&
+           (c->light_off_deg <= LIGHT_FOUND_TURN ||
+            tan((90.0 - c->light_elevation_deg) * 3.14159265358979323846 / 180.0) < 0.2);
+}
+
+static int bins_of(const scene_condition *c, bool read, int bins[BINS_OF_MAX])
 {
     int n = 0;
     bins[n++] = BIN_ALL;
@@ -705,6 +751,10 @@ static int bins_of(const scene_condition *c, bool read, int bins[9])
     if (!isnan(c->glare))
         bins[n++] = c->glare > 0.0 ? BIN_GLARE : BIN_NO_GLARE;
     bins[n++] = c->hands > 0 ? BIN_HANDS : BIN_NO_HANDS;
+    if (read && !isnan(c->light_ratio))
+        bins[n++] = c->light_ratio == 0.0      ? BIN_LIGHT_NONE
+                    : light_found_right(c)     ? BIN_LIGHT_FOUND
+                                               : BIN_LIGHT_WRONG;
     return n;
 }
 
@@ -861,6 +911,38 @@ static void save_box(const char *dir, int b, box_taught *box)
     snprintf(path, sizeof path, "%s/box-%d.yaml", dir, b);
     if (calibration_profile_save(path, &box->profile, error, sizeof error) != VISION_OK)
         fprintf(stderr, "bench_seeing: %s\n", error);
+}
+
+/* How well the reads found the light their stacks' shadows cast (light_against_render). */
+static void print_lights(const image_record *records, int count)
+{
+    double *ratios = malloc((size_t)(count > 0 ? count : 1) * sizeof *ratios);
+    if (!ratios)
+        return;
+    int read = 0, found = 0, right = 0, within[3] = {0}, turned = 0;
+    static const double share[3] = {0.05, 0.1, 0.2};
+    for (int i = 0; i < count; i++) {
+        const scene_condition *c = &records[i].condition;
+        if (isnan(c->light_ratio))
+            continue;
+        read++;
+        if (c->light_ratio == 0.0)
+            continue;
+        ratios[found++] = c->light_ratio;
+        right += light_found_right(c);
+        for (int k = 0; k < 3; k++)
+            within[k] += fabs(c->light_ratio - 1.0) <= share[k];
+        turned += c->light_off_deg <= LIGHT_FOUND_TURN;
+    }
+    qsort(ratios, (size_t)found, sizeof *ratios, bench_compare_doubles);
+    printf("  the light the shadows told, found in %d of the %d images read: its length against "
+           "the render's (in the model's pieces) within 5%% in %d, 10%% in %d, 20%% in %d "
+           "(found / true: median %.2f, quartiles %.2f-%.2f); its direction within %.0f deg in "
+           "%d; \"+-10%%\" below: both (the direction where it says anything) in %d\n",
+           found, read, within[0], within[1], within[2],
+           found ? ratios[found / 2] : NAN, found ? ratios[found / 4] : NAN,
+           found ? ratios[(3 * found) / 4] : NAN, LIGHT_FOUND_TURN, turned, right);
+    free(ratios);
 }
 
 static int compare_records(const void *a, const void *b)
@@ -1035,6 +1117,7 @@ static int accuracy(const accuracy_options *options)
             tally one;
             memset(&one, 0, sizeof one);
             bool have_seen = false;
+            double light_ratio = NAN, light_off_deg = NAN;
             int stage = -1; /* the stage that failed: 0 render, 1 register, 2 recognise */
             double t0 = bench_seconds();
             vision_status status = info ? vision_el_render(&config, truth, &frame, info, error,
@@ -1061,10 +1144,14 @@ static int accuracy(const accuracy_options *options)
                     snprintf(error, sizeof error, "the box was not taught: %.400s", box->why);
                     status = VISION_NOT_TAUGHT;
                 } else {
+                    /* a fresh read (a new memory), kept only to ask which light it found */
+                    vision_el_memory *memory = vision_el_memory_new();
                     t0 = bench_seconds();
                     vision_el_timing timing;
-                    status = vision_el_recognise(&frame, &registration, &mat, &box->profile.el,
-                                                 seen, &timing, error, sizeof error);
+                    status = memory ? vision_el_recognise_again(&frame, &registration, &mat,
+                                                                &box->profile.el, memory, seen,
+                                                                &timing, error, sizeof error)
+                                    : VISION_NOMEM;
                     recognise_s += bench_seconds() - t0;
                     if (status != VISION_OK) {
                         stage = 2;
@@ -1072,7 +1159,10 @@ static int accuracy(const accuracy_options *options)
                         have_seen = true;
                         glare_off[config.glare > 0.0] += timing.glare_peak > 0.0;
                         glare_read[config.glare > 0.0]++;
+                        light_against_render(memory, info, &box->profile.el, &light_ratio,
+                                             &light_off_deg);
                     }
+                    vision_el_memory_free(memory);
                 }
             }
             static const char *const stage_names[3] = {"render", "registration", "recognition"};
@@ -1087,9 +1177,12 @@ static int accuracy(const accuracy_options *options)
                              (unsigned long long)record->scene_seed,
                              vision_status_message(status), error);
             }
-            if (stage != 0 && info)
+            if (stage != 0 && info) {
                 condition_of(&config, info, &record->condition);
-            else {
+                record->condition.light_ratio = light_ratio;
+                record->condition.light_off_deg = light_off_deg;
+            } else {
+                record->condition.light_ratio = record->condition.light_off_deg = NAN;
                 record->condition.tilt_deg = record->condition.camera_height_mm = NAN;
                 record->condition.light_kelvin = record->condition.light_elevation_deg = NAN;
                 record->condition.glare = NAN;
@@ -1100,7 +1193,7 @@ static int accuracy(const accuracy_options *options)
             record->failed = one.failed;
             record->exact = one.exact;
             if (stage != 0) {
-                int b_list[9];
+                int b_list[BINS_OF_MAX];
                 int n = bins_of(&record->condition, have_seen, b_list);
                 for (int k = 0; k < n; k++)
                     tally_add(&bins[b_list[k]], &one);
@@ -1150,6 +1243,7 @@ static int accuracy(const accuracy_options *options)
     printf("  a lamp's glare found and taken off in %ld of the %ld images read without glare "
            "drawn, %ld of the %ld with\n",
            glare_off[0], glare_read[0], glare_off[1], glare_read[1]);
+    print_lights(records, done);
     printf("  focal length measured from the markers in %ld images, the profile's (teaching's) in "
            "%ld, assumed in %ld; the camera's height more than 2%% off in %ld\n",
            focal_from[VISION_FOCAL_MARKERS], focal_from[VISION_FOCAL_HINT],

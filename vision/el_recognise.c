@@ -524,6 +524,14 @@ void vision_el_memory_free(vision_el_memory *memory)
     free(memory);
 }
 
+bool vision_el_memory_light(const vision_el_memory *memory, double shadow_per_mm[2])
+{
+    if (!memory->light_known)
+        return false;
+    memcpy(shadow_per_mm, memory->shadow_per_mm, sizeof memory->shadow_per_mm);
+    return true;
+}
+
 static void forget(vision_el_memory *memory)
 {
     memory->any = false;

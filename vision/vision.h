@@ -515,6 +515,13 @@ vision_status vision_el_recognise_again(const vision_image *frame,
                                         vision_el_memory *memory, vision_el_observation *seen,
                                         vision_el_timing *timing, char *error, size_t size);
 
+/* The light the last read with this memory fitted the stacks in (found from their shadows, or
+ * kept): how far a point's shadow moves over the table, in mm along x and y, for each mm it
+ * stands higher, a stack counted as its pieces times the model's piece_height_mm. False, and
+ * shadow_per_mm untouched, when that read knew none (too few stacks leant, their shadows too
+ * faint, no grid found). */
+bool vision_el_memory_light(const vision_el_memory *memory, double shadow_per_mm[2]);
+
 #ifdef __cplusplus
 }
 #endif
