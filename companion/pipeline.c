@@ -52,6 +52,8 @@ struct pipeline {
     vision_el_memory *memory; /* the last read's tiles: the next reads the unchanged for less */
     el_observation *rules_seen;
     el_observation *rules_sure; /* the same with fields below sure_confidence unseen */
+    el_reconcile_result *unchanged;    /* whether the committed game explains the last read */
+    vision_el_known_stack *known;      /* its stacks, told to the memory */
     pipeline_stats stats;
     char error[400];
 };
@@ -344,7 +346,9 @@ tracker_status pipeline_new(const pipeline_config *config, pipeline **out)
     if (status != VISION_OK)
         return fail(p, status == VISION_NOMEM ? TRACKER_NOMEM : TRACKER_BAD_INPUT, "%s", error);
     if (!(p->seen = malloc(sizeof *p->seen)) || !(p->rules_seen = malloc(sizeof *p->rules_seen)) ||
-        !(p->rules_sure = malloc(sizeof *p->rules_sure)) || !(p->memory = vision_el_memory_new()))
+        !(p->rules_sure = malloc(sizeof *p->rules_sure)) || !(p->memory = vision_el_memory_new()) ||
+        !(p->unchanged = malloc(sizeof *p->unchanged)) ||
+        !(p->known = malloc(VISION_EL_TILES_MAX * sizeof *p->known)))
         return fail(p, TRACKER_NOMEM, "out of memory");
     p->config.tracker.on_event = on_tracker_event;
     p->config.tracker.context = p;
@@ -377,6 +381,8 @@ void pipeline_free(pipeline *p)
     vision_el_memory_free(p->memory);
     free(p->rules_seen);
     free(p->rules_sure);
+    free(p->unchanged);
+    free(p->known);
     free(p);
 }
 
@@ -588,6 +594,33 @@ static void drop_impossible(pipeline *p, vision_el_observation *seen)
     }
 }
 
+/* Once the committed game is the table just read (the rules find nothing changed), the
+ * recogniser's memory is told the heights of its stacks: the next read that searches for the
+ * light finds it from them (vision_el_memory_know_stacks). */
+static void tell_heights(pipeline *p)
+{
+    const el_state *state = tracker_state(p->tracker);
+    if (state->phase != EL_PHASE_PLAY || tracker_pending(p->tracker))
+        return;
+    el_reconcile(state, p->rules_seen, p->unchanged);
+    int8_t heights[EL_MAX_TILES];
+    if (p->unchanged->answer != EL_UNCHANGED || !el_heights_on(state, p->rules_seen, heights))
+        return;
+    int count = 0;
+    for (int i = 0; i < p->rules_seen->count; i++) {
+        const el_seen_tile *rules_tile = &p->rules_seen->tiles[i];
+        for (int k = 0; heights[i] > 0 && k < p->seen->tile_count; k++) {
+            const vision_el_tile *tile = &p->seen->tiles[k];
+            if (tile->row == rules_tile->row && tile->col == rules_tile->col) {
+                p->known[count++] = (vision_el_known_stack){tile->x_mm, tile->y_mm, heights[i]};
+                break;
+            }
+        }
+    }
+    vision_el_memory_know_stacks(p->memory, p->known, count);
+    p->stats.heights_told++;
+}
+
 /* Reads the settled frame and hands it to the tracker. */
 static tracker_status read_table(pipeline *p, const capture_frame *frame)
 {
@@ -642,6 +675,8 @@ static tracker_status read_table(pipeline *p, const capture_frame *frame)
     p->acting = -1;
     started = vision_clock_ms();
     tracker_status done = tracker_observe(p->tracker, &table);
+    if (done == TRACKER_OK)
+        tell_heights(p);
     p->stats.tracker_ms += vision_clock_ms() - started;
     if (done != TRACKER_OK)
         return fail(p, done, "%s", tracker_error(p->tracker));

@@ -329,6 +329,12 @@ void el_reconcile(const el_state *state, const el_observation *observation,
  */
 int el_support(const el_state *state, const el_observation *observation);
 
+/* The heights the state has on the observation's tiles, the observation laid on the state as
+ * el_support lays it: heights[i] for observation->tiles[i] (observation->count of them), -1
+ * where the state has no tile there. False, heights untouched, when the state has no tile to
+ * lay it on. */
+bool el_heights_on(const el_state *state, const el_observation *observation, int8_t *heights);
+
 /*
  * The action tokens the active seat may have played since the table was observed as the state
  * has it, without the table showing it: the token moves legal now that change no top and lay

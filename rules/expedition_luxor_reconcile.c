@@ -776,6 +776,19 @@ int el_support(const el_state *state, const el_observation *observation)
     return support;
 }
 
+bool el_heights_on(const el_state *state, const el_observation *observation, int8_t *heights)
+{
+    int row_shift, col_shift;
+    if (!shift_onto(state, observation, &row_shift, &col_shift))
+        return false;
+    for (int i = 0; i < observation->count; i++) {
+        const el_seen_tile *seen = &observation->tiles[i];
+        const el_cell *cell = el_cell_at(state, seen->row + row_shift, seen->col + col_shift);
+        heights[i] = cell && cell->has_tile ? (int8_t)cell->height : -1;
+    }
+    return true;
+}
+
 static bool same_cell(const el_cell *a, const el_cell *b)
 {
     return a->has_tile == b->has_tile && a->type == b->type && a->height == b->height &&

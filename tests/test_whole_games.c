@@ -201,10 +201,11 @@ static void test_a_whole_game_is_archived_as_played(void **state)
     print_message("%s: %d lines, %ld frames; %d committed in order, %d of them typed at %d "
                   "flags; %d questions answered (%d no candidate fits), %d tables said to be "
                   "the game, %d false moves taken back, %d turn ends typed; %d flags; %ld "
-                  "tables read, %ld not read\n",
+                  "tables read, %ld not read, %ld whose heights the game then told\n",
                   chosen->name, script->count, stats->frames, run.matched, run.typed_lines,
                   run.corrections, run.answers, run.unanswerable, run.confirmations,
-                  run.taken_back, run.keys, run.flags, stats->reads, stats->unread);
+                  run.taken_back, run.keys, run.flags, stats->reads, stats->unread,
+                  stats->heights_told);
 
     assert_int_equal(missed, 0);
     assert_int_equal(run.matched, script->count);
@@ -212,6 +213,9 @@ static void test_a_whole_game_is_archived_as_played(void **state)
     assert_int_equal(run.taken_back, 0);
     assert_int_equal(run.under_hand, 0);
     assert_int_equal(run.refused_lines, 0);
+    /* tables the committed game explains as read have their heights told to the camera (a
+     * fifth to two thirds of those read: the others wait for their actions, or were misread) */
+    assert_true(stats->heights_told > 0);
     assert_archive_is_the_script(archive, tracker_game_id(pipeline_tracker(p)), &config,
                                  script, &final);
 

@@ -376,12 +376,13 @@ void el_evidence_explain(el_evidence *evidence, const vision_registration *regis
 
 /* Finds the light from the shadows of the stacks fitted (found ones, count of them): the one
  * that, each stack at its fitted height or a piece more or less as its image and shadow
- * together say, puts the most darkened and the least lit scenery in their shadows. Sets
- * evidence->light_known when the shadows tell it, and then the fits after take the shadows
- * in. */
+ * together say, puts the most darkened and the least lit scenery in their shadows. known (NULL:
+ * none) gives each fit the height the game knows it has (0: not known): such a stack is taken
+ * at that height alone. Sets evidence->light_known when the shadows tell it, and then the fits
+ * after take the shadows in. */
 void el_evidence_find_light(el_evidence *evidence, const vision_registration *registration,
-                            const el_stack_fit *fits, int count, double radius_mm,
-                            double piece_mm);
+                            const el_stack_fit *fits, const int *known, int count,
+                            double radius_mm, double piece_mm);
 
 /* What a tile's fit scored at each foot of its coarse search, each height: a refit after a
  * neighbour's stack was explained scores again only the feet whose capsule or shadow reaches

@@ -507,6 +507,11 @@ struct vision_el_memory {
     bool light_known;
     double shadow_per_mm[2];
     int light_found_from, leaning_last_read;
+    /* The stacks the game knows (vision_el_memory_know_stacks), and whether the light was
+     * searched for with them: one searched for without is not kept once they are known. */
+    vision_el_known_stack known[VISION_EL_TILES_MAX];
+    int known_count;
+    bool light_from_game;
     bool any;                                /* a grid was found */
     el_grid found;                           /* the grid as found */
     int sampled[EL_CELLS_MAX][EL_CELLS_MAX]; /* each cell's patch (-1: none) */
@@ -532,10 +537,37 @@ bool vision_el_memory_light(const vision_el_memory *memory, double shadow_per_mm
     return true;
 }
 
+void vision_el_memory_know_stacks(vision_el_memory *memory, const vision_el_known_stack *stacks,
+                                  int count)
+{
+    memory->known_count = 0;
+    for (int i = 0; i < count && memory->known_count < VISION_EL_TILES_MAX; i++)
+        if (stacks[i].height >= 1 && stacks[i].height <= VISION_EL_STACK_MAX)
+            memory->known[memory->known_count++] = stacks[i];
+}
+
 static void forget(vision_el_memory *memory)
 {
     memory->any = false;
     memory->light_known = false;
+    memory->known_count = 0;
+}
+
+/* A tile's centre, read twice, moves a millimetre or two (tiles float, the grid is found
+ * again); a neighbour's lies a tile away. */
+#define KNOWN_NEAR_MM 10.0
+
+/* The height the game knows for the stack on the grid's cell (row, col), or 0. */
+static int known_height(const vision_el_memory *memory, const el_grid *grid, int row, int col)
+{
+    if (!memory)
+        return 0;
+    double x, y;
+    el_grid_centre(grid, row, col, &x, &y);
+    for (int i = 0; i < memory->known_count; i++)
+        if (hypot(memory->known[i].x_mm - x, memory->known[i].y_mm - y) <= KNOWN_NEAR_MM)
+            return memory->known[i].height;
+    return 0;
 }
 
 static void remember(const vision_el_model *model, const tiles_read *read,
@@ -788,6 +820,7 @@ static int lit_tiles(const tiles_read *read, el_lit_tile *lit)
 static bool may_keep_light(const vision_el_memory *memory, const vision_el_timing *clock)
 {
     return memory && memory->light_known && memory->light_found_from >= LIGHT_KEPT_FROM &&
+           (memory->known_count == 0 || memory->light_from_game) &&
            clock->tiles_typed > 0 &&
            2 * clock->tiles_recalled >= clock->tiles_typed &&
            memory->leaning_last_read <= LIGHT_STACKS_GROWN * memory->light_found_from;
@@ -869,17 +902,23 @@ static vision_status read_stacks(const vision_registration *registration, const 
         fit_stacks(&evidence, registration, &grid, patch_of, readings, radius, piece, fits,
                    stacked);
         el_stack_fit *found = malloc(sizeof(el_stack_fit) * VISION_EL_TILES_MAX);
+        int *known = malloc(sizeof(int) * VISION_EL_TILES_MAX);
         int found_count = 0;
-        for (int r = 0; found && r < grid.rows; r++)
+        for (int r = 0; found && known && r < grid.rows; r++)
             for (int c = 0; c < grid.cols; c++)
-                if (tells_light(stacked[r][c], &fits[r][c]))
+                if (tells_light(stacked[r][c], &fits[r][c])) {
+                    known[found_count] = known_height(memory, &grid, r, c);
                     found[found_count++] = fits[r][c];
-        if (found && found_count > 0)
-            el_evidence_find_light(&evidence, registration, found, found_count, radius, piece);
+                }
+        if (found && known && found_count > 0)
+            el_evidence_find_light(&evidence, registration, found, known, found_count, radius,
+                                   piece);
         free(found);
+        free(known);
         if (memory) {
             memory->light_known = evidence.light_known;
             memcpy(memory->shadow_per_mm, evidence.shadow_per_mm, sizeof memory->shadow_per_mm);
+            memory->light_from_game = memory->known_count > 0;
         }
         if (evidence.light_known) {
             el_evidence_forget(&evidence);

@@ -736,10 +736,10 @@ typedef struct light_search {
     const el_evidence *evidence;
     const vision_registration *registration;
     const el_stack_fit *fits;
+    const int *known; /* each fit's height as the game knows it (0: not known) */
     int count;
     double radius, piece;
-    /* each fit's image at its heights (its height - 1 + j, j < LIGHT_HEIGHTS, where 1 to
-     * VISION_EL_STACK_MAX) and its score */
+    /* each fit's image at its heights (light_height) and its score */
     capsule_rows (*images)[LIGHT_HEIGHTS];
     double (*image_score)[LIGHT_HEIGHTS];
     double best, angle, length; /* the best light: its score, direction and shadow length, */
@@ -747,9 +747,13 @@ typedef struct light_search {
     int pixels;                 /* in how many pixels */
 } light_search;
 
-/* A stack's height when it is tried as its fit's - 1 + j (0 where that is none). */
-static int light_height(const el_stack_fit *fit, int j)
+/* A stack's height when it is tried as its fit's - 1 + j (0 where that is none): the height
+ * the game knows (known, 0: none) alone when the fit is within a piece of it (further, the
+ * stack changed since). */
+static int light_height(const el_stack_fit *fit, int known, int j)
 {
+    if (known > 0 && abs(known - fit->height) <= 1)
+        return j == 1 ? known : 0;
     int height = fit->height - 1 + j;
     return height >= 1 && height <= VISION_EL_STACK_MAX ? height : 0;
 }
@@ -766,7 +770,7 @@ static void try_light(light_search *search, double angle, double length)
         double best = -INFINITY, best_shadow = 0.0;
         int best_pixels = 0;
         for (int j = 0; j < LIGHT_HEIGHTS; j++) {
-            int height = light_height(fit, j);
+            int height = light_height(fit, search->known[i], j);
             if (height == 0)
                 continue;
             capsule shadow = shadow_of(search->registration, per_mm, fit->foot_mm, search->radius,
@@ -793,25 +797,31 @@ static void try_light(light_search *search, double angle, double length)
 }
 
 void el_evidence_find_light(el_evidence *evidence, const vision_registration *registration,
-                            const el_stack_fit *fits, int count, double radius_mm,
-                            double piece_mm)
+                            const el_stack_fit *fits, const int *known, int count,
+                            double radius_mm, double piece_mm)
 {
     evidence->light_known = false;
     /* The tallest stacks cast the longest shadows, which tell the light best. */
     el_stack_fit tallest[LIGHT_STACKS];
+    int tallest_known[LIGHT_STACKS];
     int used = 0;
     for (int i = 0; i < count; i++) {
         int at = used < LIGHT_STACKS ? used++ : LIGHT_STACKS;
         while (at > 0 && tallest[at - 1].height < fits[i].height) {
-            if (at < LIGHT_STACKS)
+            if (at < LIGHT_STACKS) {
                 tallest[at] = tallest[at - 1];
+                tallest_known[at] = tallest_known[at - 1];
+            }
             at--;
         }
-        if (at < LIGHT_STACKS)
+        if (at < LIGHT_STACKS) {
             tallest[at] = fits[i];
+            tallest_known[at] = known ? known[i] : 0;
+        }
     }
-    light_search search = {evidence, registration, tallest, used, radius_mm, piece_mm, NULL, NULL,
-                           -INFINITY, 0.0, 0.0, 0.0, 0};
+    light_search search = {evidence,  registration, tallest, tallest_known, used, radius_mm,
+                           piece_mm,  NULL,         NULL,    -INFINITY,     0.0,  0.0,
+                           0.0,       0};
     search.images = malloc((size_t)(used > 0 ? used : 1) * sizeof *search.images);
     search.image_score = malloc((size_t)(used > 0 ? used : 1) * sizeof *search.image_score);
     if (!search.images || !search.image_score) {
@@ -827,7 +837,7 @@ void el_evidence_find_light(el_evidence *evidence, const vision_registration *re
                          (int)floor(tallest[i].foot_mm[1] - reach),
                          (int)ceil(tallest[i].foot_mm[1] + reach));
         for (int j = 0; j < LIGHT_HEIGHTS; j++) {
-            int height = light_height(&tallest[i], j);
+            int height = light_height(&tallest[i], tallest_known[i], j);
             if (height == 0)
                 continue;
             capsule c = capsule_of(registration, tallest[i].foot_mm, radius_mm,

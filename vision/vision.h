@@ -522,6 +522,27 @@ vision_status vision_el_recognise_again(const vision_image *frame,
  * faint, no grid found). */
 bool vision_el_memory_light(const vision_el_memory *memory, double shadow_per_mm[2]);
 
+/* A stack whose height the game knows: the centre of the tile it stands on, as a read saw it
+ * (vision_el_tile.x_mm, y_mm), and its adventurers. */
+typedef struct vision_el_known_stack {
+    double x_mm, y_mm;
+    int height; /* 1..VISION_EL_STACK_MAX */
+} vision_el_known_stack;
+
+/*
+ * What the game knows of the stacks the last read saw (a tracker's committed game, once it
+ * explains that table): count of them, copied. A shadow tells a height only through the
+ * light, and a light searched for from heights the pictures alone suggest comes out too long
+ * or too short in about half the tables (bench/README.md); the heights known pin it. So the
+ * next read that may keep a light no longer keeps one found without them: it searches again
+ * with each stack it finds on one of these tiles at its known height (unless the read differs
+ * from it by more than a piece: that stack changed), and keeps that light as it keeps any
+ * other. The stacks are known until told again, or until the memory is read with another
+ * model or a read fails; count 0 forgets them.
+ */
+void vision_el_memory_know_stacks(vision_el_memory *memory, const vision_el_known_stack *stacks,
+                                  int count);
+
 #ifdef __cplusplus
 }
 #endif
