@@ -675,9 +675,9 @@ static int known_stacks(const vision_el_observation *truth, const photo *p,
 
 /* Told the heights the game knows, a memory searches for the light again at the next read
  * (the light it kept was found without them), finds it nearer the render's, and keeps that
- * one. The model's pieces are taken a fifth shorter than the box's: a stack's image then reads
- * a piece too high here and there, and the light that fits those heights is too short, as in
- * about half the bench's tables (bench/README.md). */
+ * one. The model's pieces are taken a fifth shorter than taught (the game's 9 mm, the box's
+ * 8-10): a stack's image then reads a piece too high here and there, and the light that fits
+ * those heights is too short, as in many of the bench's tables (bench/README.md). */
 static void test_seeing_a_light_is_found_again_from_the_heights_the_game_knows(void **state)
 {
     (void)state;
