@@ -23,9 +23,10 @@
  *       taught model its box's true adventurer size (the render info's), to measure what the
  *       size costs the heights. --heights-known reads each image a second time after telling
  *       its memory the true heights of its stacks (vision_el_memory_know_stacks, as a tracker
- *       does once its committed game explains a table), and counts that read: what the game's
- *       heights are worth to the light and the heights (not issue 7's figures, which are
- *       without the rules' help).
+ *       does once its committed game shows a table as read), and counts that read: what the
+ *       game's heights are worth to the light and the heights at best (the tracker tells the
+ *       last table's, of which only the tiles unchanged since count; not issue 7's figures,
+ *       which are without the rules' help).
  *   bench_seeing speed [--runs N] [--seed S]
  *       one OpenCV thread: N (default 30) 1080p renders of the largest table of 200 random
  *       4-player games (10x10, about 120 adventurers): median and p95 of registration (target
@@ -239,15 +240,15 @@ static void light_against_render(const vision_el_memory *memory, const vision_re
                3.14159265358979323846;
 }
 
-/* Reads the image again (into seen, its time added to *seconds) once the memory of its first
- * read knows the true heights of its stacks, each at its tile's true centre. */
+/* Reads the image again (into seen; the time reported is the first read's) once the memory of
+ * its first read knows the true heights of its stacks, each at its tile's true centre. */
 static vision_status read_knowing_heights(const vision_image *frame,
                                           const vision_registration *registration,
                                           const vision_mat *mat, const vision_el_model *model,
                                           const vision_el_observation *truth,
                                           const vision_render_info *info,
                                           vision_el_memory *memory, vision_el_observation *seen,
-                                          double *seconds, char *error, size_t size)
+                                          char *error, size_t size)
 {
     vision_el_known_stack *known = malloc(VISION_EL_TILES_MAX * sizeof *known);
     if (!known)
@@ -259,11 +260,8 @@ static vision_status read_knowing_heights(const vision_image *frame,
                                                      truth->tiles[i].height};
     vision_el_memory_know_stacks(memory, known, count);
     free(known);
-    double t0 = bench_seconds();
-    vision_status status = vision_el_recognise_again(frame, registration, mat, model, memory,
-                                                     seen, NULL, error, size);
-    *seconds += bench_seconds() - t0;
-    return status;
+    return vision_el_recognise_again(frame, registration, mat, model, memory, seen, NULL, error,
+                                     size);
 }
 
 /* ---- comparing what was seen with the truth ---- */
@@ -1194,8 +1192,7 @@ static int accuracy(const accuracy_options *options)
                         if (options->heights_known)
                             status = read_knowing_heights(&frame, &registration, &mat,
                                                           &box->profile.el, truth, info, memory,
-                                                          seen, &recognise_s, error,
-                                                          sizeof error);
+                                                          seen, error, sizeof error);
                         if (status != VISION_OK) {
                             stage = 2;
                             have_seen = false;

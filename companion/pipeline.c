@@ -52,8 +52,7 @@ struct pipeline {
     vision_el_memory *memory; /* the last read's tiles: the next reads the unchanged for less */
     el_observation *rules_seen;
     el_observation *rules_sure; /* the same with fields below sure_confidence unseen */
-    el_reconcile_result *unchanged;    /* whether the committed game explains the last read */
-    vision_el_known_stack *known;      /* its stacks, told to the memory */
+    vision_el_known_stack *known; /* the last read's stacks as the committed game has them */
     pipeline_stats stats;
     char error[400];
 };
@@ -347,7 +346,6 @@ tracker_status pipeline_new(const pipeline_config *config, pipeline **out)
         return fail(p, status == VISION_NOMEM ? TRACKER_NOMEM : TRACKER_BAD_INPUT, "%s", error);
     if (!(p->seen = malloc(sizeof *p->seen)) || !(p->rules_seen = malloc(sizeof *p->rules_seen)) ||
         !(p->rules_sure = malloc(sizeof *p->rules_sure)) || !(p->memory = vision_el_memory_new()) ||
-        !(p->unchanged = malloc(sizeof *p->unchanged)) ||
         !(p->known = malloc(VISION_EL_TILES_MAX * sizeof *p->known)))
         return fail(p, TRACKER_NOMEM, "out of memory");
     p->config.tracker.on_event = on_tracker_event;
@@ -381,7 +379,6 @@ void pipeline_free(pipeline *p)
     vision_el_memory_free(p->memory);
     free(p->rules_seen);
     free(p->rules_sure);
-    free(p->unchanged);
     free(p->known);
     free(p);
 }
@@ -595,17 +592,17 @@ static void drop_impossible(pipeline *p, vision_el_observation *seen)
 }
 
 /* Once the committed game is the table just read (the rules find nothing changed), the
- * recogniser's memory is told the heights of its stacks: the next read that searches for the
- * light finds it from them (vision_el_memory_know_stacks). */
+ * recogniser's memory is told the heights of its stacks: the next read, if it searches for the
+ * light, finds it from them (vision_el_memory_know_stacks). */
 static void tell_heights(pipeline *p)
 {
     const el_state *state = tracker_state(p->tracker);
-    if (state->phase != EL_PHASE_PLAY || tracker_pending(p->tracker))
-        return;
-    el_reconcile(state, p->rules_seen, p->unchanged);
     int8_t heights[EL_MAX_TILES];
-    if (p->unchanged->answer != EL_UNCHANGED || !el_heights_on(state, p->rules_seen, heights))
+    if (state->phase != EL_PHASE_PLAY || tracker_pending(p->tracker) ||
+        !el_heights_if_unchanged(state, p->rules_seen, heights))
         return;
+    /* vision_el_to_rules keeps each tile's row and column (those of unread type went to its
+     * unknown cells: their heights are not told) */
     int count = 0;
     for (int i = 0; i < p->rules_seen->count; i++) {
         const el_seen_tile *rules_tile = &p->rules_seen->tiles[i];
@@ -617,6 +614,8 @@ static void tell_heights(pipeline *p)
             }
         }
     }
+    if (count == 0)
+        return;
     vision_el_memory_know_stacks(p->memory, p->known, count);
     p->stats.heights_told++;
 }

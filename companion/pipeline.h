@@ -124,8 +124,9 @@ typedef struct pipeline_stats {
     long tiles_typed, tiles_recalled;    /* tiles read, and those the last read told the
                                             likely types of (vision_el_memory) */
     long lights_kept;                    /* reads that fitted the stacks in the last light */
-    long heights_told;                   /* reads the committed game then explained unchanged:
-                                            their stacks' heights told to the recogniser */
+    long heights_told;                   /* reads the committed game then showed as they
+                                            were: their stacks' heights told to the
+                                            recogniser (vision_el_memory_know_stacks) */
 } pipeline_stats;
 
 typedef struct pipeline pipeline;

@@ -329,11 +329,12 @@ void el_reconcile(const el_state *state, const el_observation *observation,
  */
 int el_support(const el_state *state, const el_observation *observation);
 
-/* The heights the state has on the observation's tiles, the observation laid on the state as
- * el_support lays it: heights[i] for observation->tiles[i] (observation->count of them), -1
- * where the state has no tile there. False, heights untouched, when the state has no tile to
- * lay it on. */
-bool el_heights_on(const el_state *state, const el_observation *observation, int8_t *heights);
+/* Whether the observation shows the state as it is (el_reconcile would answer EL_UNCHANGED),
+ * laid on it one way alone; if so, the state's heights on the tiles seen: heights[i] for
+ * observation->tiles[i]. False, heights untouched, when it shows another game, or the same
+ * game laid two ways (a table too unread to tell where it lies). */
+bool el_heights_if_unchanged(const el_state *state, const el_observation *observation,
+                             int8_t *heights);
 
 /*
  * The action tokens the active seat may have played since the table was observed as the state

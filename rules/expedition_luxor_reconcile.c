@@ -711,6 +711,33 @@ void el_reconcile(const el_state *state, const el_observation *observation,
         result->answer = EL_EXPLAINED;
 }
 
+bool el_heights_if_unchanged(const el_state *state, const el_observation *observation,
+                             int8_t *heights)
+{
+    search s; /* only its alignment: align and still_possible read nothing else */
+    s.observation = observation;
+    s.result = NULL;
+    int shifts[EL_MAX_TILES * 2][2];
+    int shift_count = candidate_shifts(state, observation, shifts), unchanged = -1;
+    for (int k = 0; k < shift_count; k++) {
+        if (!align(&s, state, shifts[k][0], shifts[k][1]) || s.new_count > 0 ||
+            !still_possible(&s, state, true))
+            continue;
+        if (unchanged >= 0)
+            return false; /* laid two ways */
+        unchanged = k;
+    }
+    if (unchanged < 0)
+        return false;
+    for (int i = 0; i < observation->count; i++) {
+        const el_seen_tile *seen = &observation->tiles[i];
+        const el_cell *cell = el_cell_at(state, seen->row + shifts[unchanged][0],
+                                         seen->col + shifts[unchanged][1]);
+        heights[i] = cell && cell->has_tile ? (int8_t)cell->height : -1;
+    }
+    return true;
+}
+
 size_t el_hidden_tokens(const el_state *state, const el_observation *observation,
                         el_move *moves, size_t max)
 {
@@ -774,19 +801,6 @@ int el_support(const el_state *state, const el_observation *observation)
             support += seen->support[cell->height];
     }
     return support;
-}
-
-bool el_heights_on(const el_state *state, const el_observation *observation, int8_t *heights)
-{
-    int row_shift, col_shift;
-    if (!shift_onto(state, observation, &row_shift, &col_shift))
-        return false;
-    for (int i = 0; i < observation->count; i++) {
-        const el_seen_tile *seen = &observation->tiles[i];
-        const el_cell *cell = el_cell_at(state, seen->row + row_shift, seen->col + col_shift);
-        heights[i] = cell && cell->has_tile ? (int8_t)cell->height : -1;
-    }
-    return true;
 }
 
 static bool same_cell(const el_cell *a, const el_cell *b)

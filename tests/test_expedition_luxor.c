@@ -1043,9 +1043,10 @@ static void test_el_support_ranks_games_by_the_heights_they_show(void **state_)
     assert_int_equal(el_support(&after, &o), -7);
 }
 
-/* The game's heights on the tiles an observation shows, wherever its rows and columns start;
- * -1 on a tile the game does not have; nothing without a tile to lay the observation on. */
-static void test_el_heights_on_lays_the_game_on_the_tiles_seen(void **state_)
+/* The game's heights on the tiles an observation shows, when it shows the game as it is,
+ * wherever its rows and columns start; nothing when it shows a move more, a height the game
+ * does not have, or nothing at all. */
+static void test_el_heights_if_unchanged_lays_the_game_on_the_tiles_seen(void **state_)
 {
     (void)state_;
     el_state s, after;
@@ -1054,7 +1055,7 @@ static void test_el_heights_on_lays_the_game_on_the_tiles_seen(void **state_)
     int8_t heights[EL_MAX_TILES];
     for (int shift = 0; shift < 2; shift++) {
         memset(heights, 99, sizeof heights);
-        assert_true(el_heights_on(&after, &o, heights));
+        assert_true(el_heights_if_unchanged(&after, &o, heights));
         int stacks = 0;
         for (int i = 0; i < o.count; i++) {
             assert_int_equal(heights[i], o.tiles[i].height); /* el_observe saw them all */
@@ -1066,18 +1067,22 @@ static void test_el_heights_on_lays_the_game_on_the_tiles_seen(void **state_)
             o.tiles[i].col = (int8_t)(o.tiles[i].col - 2);
         }
     }
-    /* a tile seen beyond the game's: none there */
-    el_observe(&after, &o);
-    o.tiles[o.count++] = (el_seen_tile){.row = 9, .col = 9, .type = EL_DESERT, .top = EL_EMPTY,
-                                        .height = 0, .token = EL_NO_TOKEN};
-    assert_true(el_heights_on(&after, &o, heights));
-    assert_int_equal(heights[o.count - 1], -1);
-    /* nothing seen, or no tile in the game: nothing laid */
-    el_observation none = {0};
+    /* the game before the camp sent its two: the table shows moves it has not played */
     heights[0] = 42;
-    assert_false(el_heights_on(&after, &none, heights));
-    el_state empty = test_el_new_game(2, false);
-    assert_false(el_heights_on(&empty, &o, heights));
+    assert_false(el_heights_if_unchanged(&s, &o, heights));
+    /* a height unseen fits; a height the game does not have does not */
+    el_observe(&after, &o);
+    int stack = 0;
+    while (o.tiles[stack].height == 0)
+        stack++;
+    o.tiles[stack].height = EL_UNSEEN;
+    assert_true(el_heights_if_unchanged(&after, &o, heights));
+    assert_true(heights[stack] > 0);
+    o.tiles[stack].height = (int8_t)(heights[stack] + 1);
+    heights[0] = 42;
+    assert_false(el_heights_if_unchanged(&after, &o, heights));
+    el_observation none = {0};
+    assert_false(el_heights_if_unchanged(&after, &none, heights));
     assert_int_equal(heights[0], 42);
 }
 
@@ -1677,7 +1682,7 @@ int main(void)
         cmocka_unit_test(test_el_hidden_tokens_are_those_the_table_does_not_show),
         cmocka_unit_test(test_el_reconcile_ranks_a_hidden_token_as_no_move),
         cmocka_unit_test(test_el_support_ranks_games_by_the_heights_they_show),
-        cmocka_unit_test(test_el_heights_on_lays_the_game_on_the_tiles_seen),
+        cmocka_unit_test(test_el_heights_if_unchanged_lays_the_game_on_the_tiles_seen),
         cmocka_unit_test(test_el_reconcile_keeps_games_that_differ_only_in_who_placed),
         cmocka_unit_test(test_el_reconcile_places_a_tile_of_unread_type),
         cmocka_unit_test(test_el_reconcile_places_new_tiles_in_the_order_hands_reached_them),

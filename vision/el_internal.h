@@ -378,7 +378,8 @@ void el_evidence_explain(el_evidence *evidence, const vision_registration *regis
  * that, each stack at its fitted height or a piece more or less as its image and shadow
  * together say, puts the most darkened and the least lit scenery in their shadows. known (NULL:
  * none) gives each fit the height the game knows it has (0: not known): such a stack is taken
- * at that height alone. Sets evidence->light_known when the shadows tell it, and then the fits
+ * at that height alone when its fit is within a piece of it (further, it is the fit's height
+ * and a piece either way, as unknown). Sets evidence->light_known when the shadows tell it, and then the fits
  * after take the shadows in. */
 void el_evidence_find_light(el_evidence *evidence, const vision_registration *registration,
                             const el_stack_fit *fits, const int *known, int count,

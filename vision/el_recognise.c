@@ -493,6 +493,9 @@ typedef struct tiles_read {
     cell_reading readings[EL_CELLS_MAX][EL_CELLS_MAX];
     el_patch patches[VISION_EL_TILES_MAX];
     int patch_of[EL_CELLS_MAX][EL_CELLS_MAX]; /* -1: no tile read there */
+    /* the tile looks as the memory's read saw it (a first reading: one after a glare was taken
+     * off is read without the memory) */
+    bool recalled[EL_CELLS_MAX][EL_CELLS_MAX];
 } tiles_read;
 
 /* What a read of a table keeps for the next read of the same table (vision_el_memory): the
@@ -507,11 +510,13 @@ struct vision_el_memory {
     bool light_known;
     double shadow_per_mm[2];
     int light_found_from, leaning_last_read;
-    /* The stacks the game knows (vision_el_memory_know_stacks), and whether the light was
-     * searched for with them: one searched for without is not kept once they are known. */
+    /* The stacks the game knows (vision_el_memory_know_stacks): of the last read's table, so
+     * for the next read alone (told for it: known_for_next); and whether the light was
+     * searched for with some of them: one searched for without is not kept once some are
+     * known. */
     vision_el_known_stack known[VISION_EL_TILES_MAX];
     int known_count;
-    bool light_from_game;
+    bool known_for_next, light_from_game;
     bool any;                                /* a grid was found */
     el_grid found;                           /* the grid as found */
     int sampled[EL_CELLS_MAX][EL_CELLS_MAX]; /* each cell's patch (-1: none) */
@@ -544,6 +549,7 @@ void vision_el_memory_know_stacks(vision_el_memory *memory, const vision_el_know
     for (int i = 0; i < count && memory->known_count < VISION_EL_TILES_MAX; i++)
         if (stacks[i].height >= 1 && stacks[i].height <= VISION_EL_STACK_MAX)
             memory->known[memory->known_count++] = stacks[i];
+    memory->known_for_next = true;
 }
 
 static void forget(vision_el_memory *memory)
@@ -557,13 +563,21 @@ static void forget(vision_el_memory *memory)
  * again); a neighbour's lies a tile away. */
 #define KNOWN_NEAR_MM 10.0
 
-/* The height the game knows for the stack on the grid's cell (row, col), or 0. */
-static int known_height(const vision_el_memory *memory, const el_grid *grid, int row, int col)
+/* The height the game knows for the stack on the grid's cell (row, col), or 0: where the tile
+ * looked as the last read saw it when first read (a stack changed since changes how its tile
+ * looks; first: the tiles before a glare was taken off, whose grid may be another). */
+static int known_height(const vision_el_memory *memory, const tiles_read *first,
+                        const el_grid *grid, int row, int col)
 {
     if (!memory)
         return 0;
-    double x, y;
+    double x, y, u, v;
+    int then_row, then_col;
     el_grid_centre(grid, row, col, &x, &y);
+    el_grid_locate(&first->grid, x, y, &then_row, &then_col, &u, &v);
+    if (then_row < 0 || then_col < 0 || then_row >= first->grid.rows ||
+        then_col >= first->grid.cols || !first->recalled[then_row][then_col])
+        return 0;
     for (int i = 0; i < memory->known_count; i++)
         if (hypot(memory->known[i].x_mm - x, memory->known[i].y_mm - y) <= KNOWN_NEAR_MM)
             return memory->known[i].height;
@@ -741,6 +755,7 @@ static vision_status read_tiles(const vision_mat *mat, const vision_el_model *mo
                  * decided its reading then, not every art */
                 int recalled[3], count = 0;
                 bool kept = memory && recall(memory, &table, grid, mat, r, c, recalled, &count);
+                read->recalled[r][c] = kept;
                 if (!glare) { /* the first reading, not one after a glare was taken off */
                     clock->tiles_typed++;
                     clock->tiles_recalled += kept;
@@ -853,13 +868,15 @@ static bool shadows_still_tell(const el_grid *grid, bool stacked[EL_CELLS_MAX][E
     return pixels > 0 && darkened >= EL_LIGHT_TELLS * (double)pixels;
 }
 
-/* Each tile's stack and token, from the tiles read (vision_el_recognise's second half). memory
- * (may be NULL) gives the light to fit the stacks in when may_keep_light says so and the shadows
- * still tell it, and keeps the light found. */
+/* Each tile's stack and token, from the tiles read (vision_el_recognise's second half; first:
+ * their first reading, read itself unless a glare was taken off since). memory (may be NULL)
+ * gives the light to fit the stacks in when may_keep_light says so and the shadows still tell
+ * it, and the stacks the game knows to find it from, and keeps the light found. */
 static vision_status read_stacks(const vision_registration *registration, const vision_mat *mat,
                                  const vision_el_model *model, const el_table *table_seen,
-                                 tiles_read *read, vision_el_memory *memory,
-                                 vision_el_observation *seen, vision_el_timing *clock)
+                                 const tiles_read *first, tiles_read *read,
+                                 vision_el_memory *memory, vision_el_observation *seen,
+                                 vision_el_timing *clock)
 {
     if (!read->any)
         return VISION_OK;
@@ -902,23 +919,22 @@ static vision_status read_stacks(const vision_registration *registration, const 
         fit_stacks(&evidence, registration, &grid, patch_of, readings, radius, piece, fits,
                    stacked);
         el_stack_fit *found = malloc(sizeof(el_stack_fit) * VISION_EL_TILES_MAX);
-        int *known = malloc(sizeof(int) * VISION_EL_TILES_MAX);
-        int found_count = 0;
-        for (int r = 0; found && known && r < grid.rows; r++)
+        int known[VISION_EL_TILES_MAX], found_count = 0, known_count = 0;
+        for (int r = 0; found && r < grid.rows; r++)
             for (int c = 0; c < grid.cols; c++)
                 if (tells_light(stacked[r][c], &fits[r][c])) {
-                    known[found_count] = known_height(memory, &grid, r, c);
+                    known[found_count] = known_height(memory, first, &grid, r, c);
+                    known_count += known[found_count] > 0;
                     found[found_count++] = fits[r][c];
                 }
-        if (found && known && found_count > 0)
+        if (found && found_count > 0)
             el_evidence_find_light(&evidence, registration, found, known, found_count, radius,
                                    piece);
         free(found);
-        free(known);
         if (memory) {
             memory->light_known = evidence.light_known;
             memcpy(memory->shadow_per_mm, evidence.shadow_per_mm, sizeof memory->shadow_per_mm);
-            memory->light_from_game = memory->known_count > 0;
+            memory->light_from_game = known_count > 0;
         }
         if (evidence.light_known) {
             el_evidence_forget(&evidence);
@@ -1144,6 +1160,11 @@ vision_status vision_el_recognise_again(const vision_image *frame,
     vision_el_observation blank = *seen;
     if (memory && memory->model != model)
         forget(memory);
+    if (memory) { /* the stacks told are the last read's: for this read alone */
+        if (!memory->known_for_next)
+            memory->known_count = 0;
+        memory->known_for_next = false;
+    }
     status = first && lit ? read_tiles(mat, model, &table, seen, &clock, memory, NULL, NULL,
                                        first)
                           : VISION_NOMEM;
@@ -1170,7 +1191,7 @@ vision_status vision_el_recognise_again(const vision_image *frame,
         }
     }
     if (status == VISION_OK)
-        status = read_stacks(registration, mat, model, &table, read,
+        status = read_stacks(registration, mat, model, &table, first, read,
                              memory && memory->any ? memory : NULL, seen, &clock);
     if (read != first)
         free(read);

@@ -531,14 +531,14 @@ typedef struct vision_el_known_stack {
 
 /*
  * What the game knows of the stacks the last read saw (a tracker's committed game, once it
- * explains that table): count of them, copied. A shadow tells a height only through the
- * light, and a light searched for from heights the pictures alone suggest comes out too long
- * or too short in about half the tables (bench/README.md); the heights known pin it. So the
- * next read that may keep a light no longer keeps one found without them: it searches again
- * with each stack it finds on one of these tiles at its known height (unless the read differs
- * from it by more than a piece: that stack changed), and keeps that light as it keeps any
- * other. The stacks are known until told again, or until the memory is read with another
- * model or a read fails; count 0 forgets them.
+ * shows that table as it was read): count of them, copied, for the next read alone. A shadow
+ * tells a height only through the light, and a light searched for from the heights the
+ * pictures alone suggest comes out too long or too short in nearly half the tables
+ * (bench/README.md); heights known pin it. So the next read does not keep a light found
+ * without them: it searches again, taking each stack it fits on one of these tiles at its
+ * known height alone, where the tile looks as the last read saw it (a stack changed since
+ * changes how its tile looks) and the stack reads within a piece of it, and then keeps that
+ * light as it keeps any other.
  */
 void vision_el_memory_know_stacks(vision_el_memory *memory, const vision_el_known_stack *stacks,
                                   int count);
