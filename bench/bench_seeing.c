@@ -229,8 +229,8 @@ static void light_against_render(const vision_el_memory *memory, const vision_re
     *off_deg = NAN;
     if (!vision_el_memory_light(memory, found))
         return;
-    double scale = info->piece_height_mm / model->piece_height_mm;
-    double truth[2] = {info->shadow_per_mm[0] * scale, info->shadow_per_mm[1] * scale};
+    double truth[2];
+    vision_el_render_light(info, model, truth);
     double length = hypot(truth[0], truth[1]);
     if (!(length > 0.0))
         return;

@@ -653,12 +653,11 @@ static void test_seeing_a_light_kept_is_found_again_from_more_stacks(void **stat
 static double light_found_over_true(const vision_el_memory *memory, const photo *p,
                                     const vision_el_model *model)
 {
-    double found[2];
+    double found[2], drawn[2];
     if (!vision_el_memory_light(memory, found))
         return 0.0;
-    double scale = p->info.piece_height_mm / model->piece_height_mm;
-    return hypot(found[0], found[1]) /
-           (scale * hypot(p->info.shadow_per_mm[0], p->info.shadow_per_mm[1]));
+    vision_el_render_light(&p->info, model, drawn);
+    return hypot(found[0], found[1]) / hypot(drawn[0], drawn[1]);
 }
 
 /* The stacks of truth at their heights, where p drew them (each tile's centre). */
@@ -675,9 +674,10 @@ static int known_stacks(const vision_el_observation *truth, const photo *p,
 
 /* Told the heights the game knows, a memory searches for the light again at the next read
  * (the light it kept was found without them), finds it nearer the render's, and keeps that
- * one; heights told of tiles the read does not see leave the light searched as without them. The model's pieces are taken a fifth shorter than taught (the game's 9 mm, the box's
- * 8-10): a stack's image then reads a piece too high here and there, and the light that fits
- * those heights is too short, as in many of the bench's tables (bench/README.md). */
+ * one; heights told of tiles the read does not see leave the light searched as without them.
+ * The model's pieces are taken a fifth shorter than taught (the game's 9 mm, the box's 8-10):
+ * a stack's image then reads a piece too high here and there, and the light that fits those
+ * heights is too short, as in many of the bench's tables (bench/README.md). */
 static void test_seeing_a_light_is_found_again_from_the_heights_the_game_knows(void **state)
 {
     (void)state;

@@ -542,6 +542,14 @@ bool vision_el_memory_light(const vision_el_memory *memory, double shadow_per_mm
     return true;
 }
 
+void vision_el_render_light(const vision_render_info *info, const vision_el_model *model,
+                            double shadow_per_mm[2])
+{
+    double scale = info->piece_height_mm / model->piece_height_mm;
+    shadow_per_mm[0] = info->shadow_per_mm[0] * scale;
+    shadow_per_mm[1] = info->shadow_per_mm[1] * scale;
+}
+
 void vision_el_memory_know_stacks(vision_el_memory *memory, const vision_el_known_stack *stacks,
                                   int count)
 {

@@ -522,6 +522,12 @@ vision_status vision_el_recognise_again(const vision_image *frame,
  * faint, no grid found). */
 bool vision_el_memory_light(const vision_el_memory *memory, double shadow_per_mm[2]);
 
+/* The light a render drew (info->shadow_per_mm, per mm of its own pieces' height) as
+ * vision_el_memory_light gives one read with model: a stack counted as its pieces times the
+ * model's piece_height_mm. What a read's light is measured against. */
+void vision_el_render_light(const vision_render_info *info, const vision_el_model *model,
+                            double shadow_per_mm[2]);
+
 /* A stack whose height the game knows: the centre of the tile it stands on, as a read saw it
  * (vision_el_tile.x_mm, y_mm), and its adventurers. */
 typedef struct vision_el_known_stack {
