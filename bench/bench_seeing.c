@@ -18,8 +18,10 @@
  *       one piece moves a stack's image in the photo), how often a confident
  *       element is wrong, and the worst images with the commands that reproduce them. --hands
  *       puts 1-2 hands over every third image. --save DIR writes each failing image (at most
- *       SAVE_MAX, and every one registration or recognition refused beyond) with its truth and
- *       what was seen, and its box's teaching photo, truth and profile. --true-size gives each
+ *       SAVE_MAX, and every one registration or recognition refused beyond) with its truth,
+ *       what was seen and the commands that draw and read it again (-commands.txt: the
+ *       render's --info tells where each stack stands and the light), and its box's teaching
+ *       photo, truth and profile. --true-size gives each
  *       taught model its box's true adventurer size (the render info's), to measure what the
  *       size costs the heights. --heights-known reads each image a second time after telling
  *       its memory the true heights of its stacks (vision_el_memory_know_stacks, as a tracker
@@ -797,6 +799,24 @@ typedef struct image_record {
     char what[WHAT_MAX];
 } image_record;
 
+/* The commands that draw the image again (the info their --info writes says what it does
+ * not) and read it with its box's profile, the files named as --save writes them in dir. */
+static void print_commands(FILE *out, const char *indent, const char *dir, const image_record *r)
+{
+    const scene_condition *c = &r->condition;
+    char stem[1024];
+    snprintf(stem, sizeof stem, "%s/box-%d-scene-%llu", dir, r->box,
+             (unsigned long long)r->scene_seed);
+    fprintf(out,
+            "%stablescribe render --game " GAME " --observation %s-truth.json --box %llu "
+            "--seed %llu --light-kelvin %.0f --light-elevation %.1f --glare %.2f --hands %d "
+            "--out %s-again.png --info %s-info.json\n"
+            "%stablescribe recognise --game " GAME " --profile %s/box-%d.yaml %s.png\n",
+            indent, stem, (unsigned long long)r->box_seed, (unsigned long long)r->scene_seed,
+            c->light_kelvin, c->light_elevation_deg, c->glare, c->hands, stem, stem, indent,
+            dir, r->box, stem);
+}
+
 typedef struct accuracy_options {
     int boxes, per_box;
     uint64_t seed;
@@ -1255,6 +1275,15 @@ static int accuracy(const accuracy_options *options)
                     snprintf(path + stem, sizeof path - stem, "-seen.json");
                     save_observation(path, seen, true);
                 }
+                snprintf(path + stem, sizeof path - stem, "-commands.txt");
+                FILE *commands = fopen(path, "w");
+                if (commands) {
+                    print_commands(commands, "", options->save, record);
+                    if (fclose(commands) != 0)
+                        fprintf(stderr, "bench_seeing: cannot write %s\n", path);
+                } else {
+                    fprintf(stderr, "bench_seeing: cannot write %s: %s\n", path, strerror(errno));
+                }
                 saved++;
             }
             vision_image_free(&frame);
@@ -1399,17 +1428,7 @@ static int accuracy(const accuracy_options *options)
                r->lines_played, r->lines_total, r->tiles, r->adventurers, c->tilt_deg,
                c->camera_height_mm, c->light_kelvin, c->light_elevation_deg, c->glare, c->hands,
                r->what);
-        const char *dir = options->save ? options->save : "DIR";
-        char stem[1024];
-        snprintf(stem, sizeof stem, "%s/box-%d-scene-%llu", dir, r->box,
-                 (unsigned long long)r->scene_seed);
-        printf("    tablescribe render --game " GAME " --observation %s-truth.json --box %llu "
-               "--seed %llu --light-kelvin %.0f --light-elevation %.1f --glare %.2f --hands %d "
-               "--out %s-again.png\n"
-               "    tablescribe recognise --game " GAME " --profile %s/box-%d.yaml %s.png\n",
-               stem, (unsigned long long)r->box_seed, (unsigned long long)r->scene_seed,
-               c->light_kelvin, c->light_elevation_deg, c->glare, c->hands, stem, dir, r->box,
-               stem);
+        print_commands(stdout, "    ", options->save ? options->save : "DIR", r);
         shown++;
     }
     free(shown_of_box);
