@@ -722,6 +722,11 @@ enum {
     BIN_LIGHT_FOUND,
     BIN_LIGHT_WRONG,
     BIN_LIGHT_NONE,
+    BIN_LIGHT_SHORT,
+    BIN_LIGHT_LITTLE_SHORT,
+    BIN_LIGHT_LENGTH_RIGHT,
+    BIN_LIGHT_LITTLE_LONG,
+    BIN_LIGHT_LONG,
     BIN_COUNT
 };
 
@@ -745,6 +750,11 @@ static const char *const bin_names[BIN_COUNT] = {
     [BIN_LIGHT_FOUND] = "shadows' light +-10%",
     [BIN_LIGHT_WRONG] = "shadows' light off",
     [BIN_LIGHT_NONE] = "no light found",
+    [BIN_LIGHT_SHORT] = "found/true < 0.9",
+    [BIN_LIGHT_LITTLE_SHORT] = "found/true 0.9-0.97",
+    [BIN_LIGHT_LENGTH_RIGHT] = "found/true 0.97-1.03",
+    [BIN_LIGHT_LITTLE_LONG] = "found/true 1.03-1.1",
+    [BIN_LIGHT_LONG] = "found/true > 1.1",
 };
 
 /* The bins an image of these conditions counts in (BIN_ALL first; BIN_READ when registration
@@ -752,7 +762,7 @@ static const char *const bin_names[BIN_COUNT] = {
  * never given). Returns how many. */
 #define LIGHT_FOUND_WITHIN 0.1 /* a light found this near the render's, in length */
 #define LIGHT_FOUND_TURN 10.0  /* and in direction (degrees), where it is long enough to say */
-#define BINS_OF_MAX 10
+#define BINS_OF_MAX 12
 
 /* Whether the light found is the render's: its length within LIGHT_FOUND_WITHIN, and its
  * direction within LIGHT_FOUND_TURN unless the render's light casts shadows under 0.2 mm a mm
@@ -786,6 +796,14 @@ static int bins_of(const scene_condition *c, bool read, int bins[BINS_OF_MAX])
         bins[n++] = c->light_ratio == 0.0      ? BIN_LIGHT_NONE
                     : light_found_right(c)     ? BIN_LIGHT_FOUND
                                                : BIN_LIGHT_WRONG;
+    /* the light's length alone (its direction aside): how the heights bear a light too short
+     * or too long */
+    if (c->light_ratio > 0.0)
+        bins[n++] = c->light_ratio < 0.9    ? BIN_LIGHT_SHORT
+                    : c->light_ratio < 0.97 ? BIN_LIGHT_LITTLE_SHORT
+                    : c->light_ratio <= 1.03 ? BIN_LIGHT_LENGTH_RIGHT
+                    : c->light_ratio <= 1.1 ? BIN_LIGHT_LITTLE_LONG
+                                            : BIN_LIGHT_LONG;
     return n;
 }
 
