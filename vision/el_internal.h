@@ -308,14 +308,18 @@ typedef struct el_evidence {
     signed char *shade;  /* 1 where the scenery is seen darkened, 0 lit, -1 neither (a piece,
                             or not worked out yet, with value) */
     int32_t *shade_sum;  /* per row, darkened minus lit before x, with the running counts */
+    /* value and shade as each pixel looked before any stack was explained over it (not worked
+     * out yet where value is): forgetting the explanations restores them, so that a pixel is
+     * worked out once a read, however often the stacks are fitted afresh. */
+    signed char *looked, *looked_shade;
 } el_evidence;
 
 vision_status el_evidence_init(el_evidence *evidence, const el_table *table,
                                const el_scenery *scenery, const vision_el_model *model);
 void el_evidence_free(el_evidence *evidence);
 
-/* Forgets what was worked out and explained, keeping the light: the stacks are fitted
- * afresh. */
+/* Forgets what was explained, keeping the light and how each pixel looked: the stacks are
+ * fitted afresh. */
 void el_evidence_forget(el_evidence *evidence);
 
 /* The evidence at table pixel (x, y): 1, 0 or -1 as above (-1 off the table). */

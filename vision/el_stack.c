@@ -70,11 +70,16 @@ vision_status el_evidence_init(el_evidence *evidence, const el_table *table,
     evidence->row_stale = malloc((size_t)table->height);
     evidence->shade = malloc(pixels);
     evidence->shade_sum = malloc(sums * sizeof *evidence->shade_sum);
+    evidence->looked = malloc(pixels);
+    evidence->looked_shade = malloc(pixels);
     if (!evidence->value || !evidence->piece_sum || !evidence->scenery_sum ||
-        !evidence->row_stale || !evidence->shade || !evidence->shade_sum) {
+        !evidence->row_stale || !evidence->shade || !evidence->shade_sum || !evidence->looked ||
+        !evidence->looked_shade) {
         el_evidence_free(evidence);
         return VISION_NOMEM;
     }
+    memset(evidence->looked, NOT_YET, pixels);
+    memset(evidence->looked_shade, -1, pixels);
     el_evidence_forget(evidence);
     return VISION_OK;
 }
@@ -87,7 +92,9 @@ void el_evidence_free(el_evidence *evidence)
     free(evidence->row_stale);
     free(evidence->shade);
     free(evidence->shade_sum);
-    evidence->value = evidence->shade = NULL;
+    free(evidence->looked);
+    free(evidence->looked_shade);
+    evidence->value = evidence->shade = evidence->looked = evidence->looked_shade = NULL;
     evidence->piece_sum = evidence->scenery_sum = evidence->shade_sum = NULL;
     evidence->row_stale = NULL;
 }
@@ -95,8 +102,8 @@ void el_evidence_free(el_evidence *evidence)
 void el_evidence_forget(el_evidence *evidence)
 {
     size_t pixels = (size_t)evidence->table->width * (size_t)evidence->table->height;
-    memset(evidence->value, NOT_YET, pixels);
-    memset(evidence->shade, -1, pixels);
+    memcpy(evidence->value, evidence->looked, pixels);
+    memcpy(evidence->shade, evidence->looked_shade, pixels);
     memset(evidence->row_stale, 1, (size_t)evidence->table->height);
 }
 
@@ -155,21 +162,17 @@ static bool blurred_edge(const vision_el_model *model, const float seen[3],
     return false;
 }
 
-int el_evidence_at(el_evidence *evidence, int x, int y)
+/* How pixel (x, y), within the table, looks: *value and its shade. */
+static void work_out(el_evidence *evidence, int x, int y, signed char *value)
 {
     const el_table *table = evidence->table;
-    if (x < 0 || y < 0 || x >= table->width || y >= table->height)
-        return -1;
-    signed char *value = evidence->value + (size_t)y * (size_t)table->width + (size_t)x;
-    if (*value != NOT_YET)
-        return *value;
     const float *seen = table->colour + ((size_t)y * (size_t)table->width + (size_t)x) * 3;
     float distance, expected[3];
     const vision_el_model *model = evidence->model;
     evidence->row_stale[y] = 1; /* the row's running counts must take it */
     if (!el_scenery_distance(evidence->scenery, x + 0.5, y + 0.5, seen, &distance, expected)) {
         *value = -1;
-        return *value;
+        return;
     }
     /* lit as the scenery is, or darkened: a shadow */
     float lit = el_shaded_distance(seen, expected, LIT_DARKEST, LIT_BRIGHTEST);
@@ -181,7 +184,7 @@ int el_evidence_at(el_evidence *evidence, int x, int y)
                                                   : -1;
     if (!model || model->colour_count == 0) {
         *value = distance > 1.0f;
-        return *value;
+        return;
     }
     float piece, top = piece_distances(model, seen, &piece);
     if (distance > 1.0f)
@@ -197,7 +200,20 @@ int el_evidence_at(el_evidence *evidence, int x, int y)
         *value = -1;
     if (*value == 1) /* a piece, whatever the scenery darkened looks like */
         evidence->shade[(size_t)y * (size_t)table->width + (size_t)x] = -1;
-    return *value;
+}
+
+int el_evidence_at(el_evidence *evidence, int x, int y)
+{
+    const el_table *table = evidence->table;
+    if (x < 0 || y < 0 || x >= table->width || y >= table->height)
+        return -1;
+    size_t at = (size_t)y * (size_t)table->width + (size_t)x;
+    if (evidence->value[at] != NOT_YET)
+        return evidence->value[at];
+    work_out(evidence, x, y, &evidence->value[at]);
+    evidence->looked[at] = evidence->value[at];
+    evidence->looked_shade[at] = evidence->shade[at];
+    return evidence->value[at];
 }
 
 /* Where a point of the stack at height z appears on the table, and how wide its disc is. */
