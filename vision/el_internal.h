@@ -389,6 +389,14 @@ void el_evidence_find_light(el_evidence *evidence, const vision_registration *re
                             const el_stack_fit *fits, const int *known, int count,
                             double radius_mm, double piece_mm);
 
+/* Reads back a teaching photo with what it taught (el_learn.c), as vision_el_recognise reads
+ * a table but in the light its shadows' search finds, not refined by the whole fit: the check
+ * of the colours learnt was measured on that reading, and the refined one reads a top back
+ * right from a photo that taught its colour wrong (bench/README.md, session 32). */
+vision_status el_read_back(const vision_image *frame, const vision_registration *registration,
+                           const vision_mat *mat, const vision_el_model *model,
+                           vision_el_observation *seen, char *error, size_t size);
+
 /* What a tile's fit scored at each foot of its coarse search, each height: a refit after a
  * neighbour's stack was explained scores again only the feet whose capsule or shadow reaches
  * what that changed (the scores of the others are the same). Zeroed: nothing remembered. */

@@ -573,8 +573,8 @@ vision_status vision_el_learn(const vision_image *frame, const vision_registrati
         vision_status learnt = learn_frame(frame, registration, mat, truth, &t->model, k == 1,
                                            &t->measured, message, message_size);
         if (learnt == VISION_OK) {
-            learnt = vision_el_recognise(frame, registration, mat, &t->model, &t->seen, NULL, why,
-                                         sizeof why);
+            learnt = el_read_back(frame, registration, mat, &t->model, &t->seen, why,
+                                  sizeof why);
             if (learnt == VISION_OK)
                 vision_el_read_back_of(truth, &t->seen, &t->back);
             else if (learnt == VISION_NOT_TAUGHT) {
