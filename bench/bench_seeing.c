@@ -1694,6 +1694,7 @@ static int teaching(int boxes, uint64_t seed)
     struct {
         char text[160];
         int count;
+        uint64_t box_seed, scene_seed; /* the first photo refused so */
     } *kinds = calloc(KINDS_MAX, sizeof *kinds);
     if (!box || !kinds) {
         free(box);
@@ -1723,8 +1724,12 @@ static int teaching(int boxes, uint64_t seed)
             int k = 0;
             while (k < kind_count && strcmp(kinds[k].text, kind) != 0)
                 k++;
-            if (k == kind_count && kind_count < KINDS_MAX)
-                snprintf(kinds[kind_count++].text, sizeof kinds[k].text, "%s", kind);
+            if (k == kind_count && kind_count < KINDS_MAX) {
+                snprintf(kinds[kind_count].text, sizeof kinds[k].text, "%s", kind);
+                kinds[kind_count].box_seed = box->box_seed;
+                kinds[kind_count++].scene_seed =
+                    take == 0 ? box->box_seed * 1000 : box->box_seed * 1000 + 500 + (uint64_t)take;
+            }
             if (k < kind_count)
                 kinds[k].count++;
             refusals++;
@@ -1749,7 +1754,8 @@ static int teaching(int boxes, uint64_t seed)
                 most = k;
         if (most < 0)
             break;
-        printf("    %4d  %s\n", kinds[most].count, kinds[most].text);
+        printf("    %4d  %s (first: box %llu, scene %llu)\n", kinds[most].count, kinds[most].text,
+               (unsigned long long)kinds[most].box_seed, (unsigned long long)kinds[most].scene_seed);
         kinds[most].count = -kinds[most].count;
     }
     printf("  %.0f s in all\n", bench_seconds() - started);
