@@ -1754,8 +1754,9 @@ static int teaching(int boxes, uint64_t seed)
                 most = k;
         if (most < 0)
             break;
-        printf("    %4d  %s (first: box %llu, scene %llu)\n", kinds[most].count, kinds[most].text,
-               (unsigned long long)kinds[most].box_seed, (unsigned long long)kinds[most].scene_seed);
+        printf("    %4d  %s (first: box seed %llu, scene %llu)\n", kinds[most].count,
+               kinds[most].text, (unsigned long long)kinds[most].box_seed,
+               (unsigned long long)kinds[most].scene_seed);
         kinds[most].count = -kinds[most].count;
     }
     printf("  %.0f s in all\n", bench_seconds() - started);

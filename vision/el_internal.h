@@ -319,7 +319,9 @@ vision_status el_evidence_init(el_evidence *evidence, const el_table *table,
 void el_evidence_free(el_evidence *evidence);
 
 /* Forgets what was explained, keeping the light and how each pixel looked: the stacks are
- * fitted afresh. */
+ * fitted afresh. A pixel an earlier fit worked out is then known without being worked out
+ * again, where it once counted as nothing until it was: so every score must read only pixels
+ * evidence_prepare brought up to date for it, as the fits do (the readings are the same). */
 void el_evidence_forget(el_evidence *evidence);
 
 /* The evidence at table pixel (x, y): 1, 0 or -1 as above (-1 off the table). */

@@ -495,7 +495,9 @@ static const double LIGHT_SCALES[] = {1.0, 0.9, 0.8};
 static const double LIGHT_SCALES_AS_FOUND[] = {1.0};
 
 /* Fits the stacks in the light found (evidence->light_known) made scales[i] as long, for each
- * of count: keeps the fit whose stacks score best together, and its light. */
+ * of count (at least 1): keeps the fit whose stacks score best together, and its light (the
+ * evidence is left as the last fit explained it). Out of memory: fits, stacked and the light
+ * as found. */
 static vision_status fit_in_light(el_evidence *evidence, const vision_registration *registration,
                                   const el_grid *grid,
                                   int patch_of[EL_CELLS_MAX][EL_CELLS_MAX],
@@ -1009,8 +1011,8 @@ static vision_status read_stacks(const vision_registration *registration, const 
             status = fit_in_light(&evidence, registration, &grid, patch_of, readings, radius,
                                   piece, refine ? LIGHT_SCALES : LIGHT_SCALES_AS_FOUND,
                                   refine ? LIGHT_SCALES_COUNT : 1, fits, stacked);
-        if (memory) {
-            memory->light_known = evidence.light_known;
+        if (memory) { /* a read that failed leaves no light to keep */
+            memory->light_known = evidence.light_known && status == VISION_OK;
             memcpy(memory->shadow_per_mm, evidence.shadow_per_mm, sizeof memory->shadow_per_mm);
             memory->light_from_game = known_count > 0;
         }
