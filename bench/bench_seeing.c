@@ -941,16 +941,23 @@ static void teach_once(box_taught *box)
     box->ready = true;
 }
 
+/* The scene of a box's teaching photo taken again, the take-th (1 and more): box seed * 1000
+ * + 500 + take (evaluation scenes are 1..M). */
+static uint64_t retake_scene(uint64_t box_seed, int take)
+{
+    return box_seed * 1000 + 500 + (uint64_t)take;
+}
+
 /* Teaches the box as its owner would: when the learner refuses the photo (its message says
  * how to take a better one) or a marker is not seen, another photo is taken, at most
- * TEACH_TAKES in all, at scenes box seed * 1000 + 500 + k (evaluation scenes are 1..M). */
+ * TEACH_TAKES in all, at retake_scene. */
 static void teach_box(box_taught *box)
 {
     uint64_t first = box->scene_seed;
     for (int take = 0; take < TEACH_TAKES; take++) {
         if (take > 0) {
             vision_image_free(&box->frame);
-            box->scene_seed = box->box_seed * 1000 + 500 + (uint64_t)take;
+            box->scene_seed = retake_scene(box->box_seed, take);
             box->retakes++;
         }
         teach_once(box);
@@ -1711,8 +1718,9 @@ static int teaching(int boxes, uint64_t seed)
         memset(box, 0, sizeof *box);
         box->players = 2 + b % 3;
         box->box_seed = seed * 1000 + (uint64_t)b;
-        box->scene_seed = box->box_seed * 1000;
-        teach_box(box);
+        uint64_t first_scene = box->box_seed * 1000;
+        box->scene_seed = first_scene;
+        teach_box(box); /* box->scene_seed: the photo taught from, or the first */
         if (box->ready)
             taken_at[box->retakes]++;
         else
@@ -1728,7 +1736,7 @@ static int teaching(int boxes, uint64_t seed)
                 snprintf(kinds[kind_count].text, sizeof kinds[k].text, "%s", kind);
                 kinds[kind_count].box_seed = box->box_seed;
                 kinds[kind_count++].scene_seed =
-                    take == 0 ? box->box_seed * 1000 : box->box_seed * 1000 + 500 + (uint64_t)take;
+                    take == 0 ? first_scene : retake_scene(box->box_seed, take);
             }
             if (k < kind_count)
                 kinds[k].count++;

@@ -490,19 +490,18 @@ static void fit_stacks(el_evidence *evidence, const vision_registration *registr
  * light with lower stacks comes cheap, and it finds the light too long more often than too
  * short. The whole fit, every stack's foot and height free, tells the length better
  * (bench/README.md, session 32). */
-static const double LIGHT_SCALES[] = {1.0, 0.9, 0.8};
+static const double LIGHT_SCALES[] = {1.0, 0.9, 0.8}; /* the light as found first */
 #define LIGHT_SCALES_COUNT ((int)(sizeof LIGHT_SCALES / sizeof LIGHT_SCALES[0]))
-static const double LIGHT_SCALES_AS_FOUND[] = {1.0};
 
-/* Fits the stacks in the light found (evidence->light_known) made scales[i] as long, for each
- * of count (at least 1): keeps the fit whose stacks score best together, and its light (the
- * evidence is left as the last fit explained it). Out of memory: fits, stacked and the light
- * as found. */
+/* Fits the stacks in the light found (evidence->light_known) made LIGHT_SCALES[i] as long, for
+ * the first count of them (1: as found alone): keeps the fit whose stacks score best together,
+ * and its light (the evidence is left as the last fit explained it). Out of memory: fits,
+ * stacked and the light as found. */
 static vision_status fit_in_light(el_evidence *evidence, const vision_registration *registration,
                                   const el_grid *grid,
                                   int patch_of[EL_CELLS_MAX][EL_CELLS_MAX],
                                   cell_reading readings[EL_CELLS_MAX][EL_CELLS_MAX],
-                                  double radius, double piece, const double *scales, int count,
+                                  double radius, double piece, int count,
                                   el_stack_fit fits[EL_CELLS_MAX][EL_CELLS_MAX],
                                   bool stacked[EL_CELLS_MAX][EL_CELLS_MAX])
 {
@@ -520,8 +519,8 @@ static vision_status fit_in_light(el_evidence *evidence, const vision_registrati
     double found[2] = {evidence->shadow_per_mm[0], evidence->shadow_per_mm[1]};
     double best = -INFINITY, best_scale = 1.0;
     for (int i = 0; i < count; i++) {
-        evidence->shadow_per_mm[0] = found[0] * scales[i];
-        evidence->shadow_per_mm[1] = found[1] * scales[i];
+        evidence->shadow_per_mm[0] = found[0] * LIGHT_SCALES[i];
+        evidence->shadow_per_mm[1] = found[1] * LIGHT_SCALES[i];
         el_evidence_forget(evidence);
         fit_stacks(evidence, registration, grid, patch_of, readings, radius, piece, fits,
                    stacked);
@@ -534,7 +533,7 @@ static vision_status fit_in_light(el_evidence *evidence, const vision_registrati
                     total += fits[r][c].score[fits[r][c].height];
         if (total > best) {
             best = total;
-            best_scale = scales[i];
+            best_scale = LIGHT_SCALES[i];
             memcpy(best_fits, fits, sizeof(el_stack_fit[EL_CELLS_MAX][EL_CELLS_MAX]));
             memcpy(best_stacked, stacked, sizeof(bool[EL_CELLS_MAX][EL_CELLS_MAX]));
         }
@@ -1009,8 +1008,7 @@ static vision_status read_stacks(const vision_registration *registration, const 
         bool refine = light_refined && known_count == 0;
         if (evidence.light_known)
             status = fit_in_light(&evidence, registration, &grid, patch_of, readings, radius,
-                                  piece, refine ? LIGHT_SCALES : LIGHT_SCALES_AS_FOUND,
-                                  refine ? LIGHT_SCALES_COUNT : 1, fits, stacked);
+                                  piece, refine ? LIGHT_SCALES_COUNT : 1, fits, stacked);
         if (memory) { /* a read that failed leaves no light to keep */
             memory->light_known = evidence.light_known && status == VISION_OK;
             memcpy(memory->shadow_per_mm, evidence.shadow_per_mm, sizeof memory->shadow_per_mm);
