@@ -183,6 +183,10 @@ typedef struct scene_condition {
      * move per mm of height in the model's pieces: its length over the render's (0: none
      * found; NAN: the image not read) and how far its direction is off (degrees). */
     double light_ratio, light_off_deg;
+    /* the pieces' height the stacks were fitted with in that light over the render's (0: no
+     * light found; NAN: the image not read) */
+    double piece_ratio;
+    double model_piece_ratio; /* the model's own pieces' height over the render's */
 } scene_condition;
 
 /*
@@ -224,13 +228,16 @@ static void condition_of(const vision_render_config *given, const vision_render_
  * pieces (the render's shadows per mm of its own pieces' height): the length's ratio (0: none
  * found) and the direction's difference in degrees (NAN: none found). */
 static void light_against_render(const vision_el_memory *memory, const vision_render_info *info,
-                                 const vision_el_model *model, double *ratio, double *off_deg)
+                                 const vision_el_model *model, double *ratio, double *off_deg,
+                                 double *piece_ratio)
 {
-    double found[2];
-    *ratio = 0.0;
+    double found[2], piece;
+    *ratio = *piece_ratio = 0.0;
     *off_deg = NAN;
     if (!vision_el_memory_light(memory, found))
         return;
+    if (vision_el_memory_piece(memory, &piece) && info->piece_height_mm > 0.0)
+        *piece_ratio = piece / info->piece_height_mm;
     double truth[2];
     vision_el_render_light(info, model, truth);
     double length = hypot(truth[0], truth[1]);
@@ -761,6 +768,7 @@ static const char *const bin_names[BIN_COUNT] = {
  * and recognition took it, so that what the recogniser reads shows apart from what it was
  * never given). Returns how many. */
 #define LIGHT_FOUND_WITHIN 0.1 /* a light found this near the render's, in length */
+#define PIECE_FOUND_WITHIN 0.04 /* a pieces' height fitted this near the render's */
 #define LIGHT_FOUND_TURN 10.0  /* and in direction (degrees), where it is long enough to say */
 #define BINS_OF_MAX 12
 
@@ -1017,6 +1025,23 @@ static void print_lights(const image_record *records, int count)
            found, read, within[0], within[1], within[2],
            found ? ratios[found / 2] : NAN, found ? ratios[found / 4] : NAN,
            found ? ratios[(3 * found) / 4] : NAN, LIGHT_FOUND_TURN, turned, right);
+    /* The pieces' height fitted with that light, and the model's own, against the render's. */
+    int pieces = 0, piece_right = 0, model_right = 0;
+    for (int i = 0; i < count; i++) {
+        const scene_condition *c = &records[i].condition;
+        if (!(c->piece_ratio > 0.0))
+            continue;
+        ratios[pieces++] = c->piece_ratio;
+        piece_right += fabs(c->piece_ratio - 1.0) <= PIECE_FOUND_WITHIN;
+        model_right += fabs(c->model_piece_ratio - 1.0) <= PIECE_FOUND_WITHIN;
+    }
+    qsort(ratios, (size_t)pieces, sizeof *ratios, bench_compare_doubles);
+    printf("  the pieces' height the stacks were fitted with in that light, against the render's: "
+           "within %.0f%% in %d of %d (the model's %.0f mm in %d; fitted / true: median %.2f, "
+           "quartiles %.2f-%.2f)\n",
+           100.0 * PIECE_FOUND_WITHIN, piece_right, pieces, VISION_EL_PIECE_HEIGHT_MM,
+           model_right, pieces ? ratios[pieces / 2] : NAN, pieces ? ratios[pieces / 4] : NAN,
+           pieces ? ratios[(3 * pieces) / 4] : NAN);
     free(ratios);
 }
 
@@ -1192,7 +1217,7 @@ static int accuracy(const accuracy_options *options)
             tally one;
             memset(&one, 0, sizeof one);
             bool have_seen = false;
-            double light_ratio = NAN, light_off_deg = NAN;
+            double light_ratio = NAN, light_off_deg = NAN, piece_ratio = NAN;
             int stage = -1; /* the stage that failed: 0 render, 1 register, 2 recognise */
             double t0 = bench_seconds();
             vision_status status = info ? vision_el_render(&config, truth, &frame, info, error,
@@ -1243,7 +1268,7 @@ static int accuracy(const accuracy_options *options)
                             have_seen = false;
                         }
                         light_against_render(memory, info, &box->profile.el, &light_ratio,
-                                             &light_off_deg);
+                                             &light_off_deg, &piece_ratio);
                     }
                     vision_el_memory_free(memory);
                 }
@@ -1264,8 +1289,12 @@ static int accuracy(const accuracy_options *options)
                 condition_of(&config, info, &record->condition);
                 record->condition.light_ratio = light_ratio;
                 record->condition.light_off_deg = light_off_deg;
+                record->condition.piece_ratio = piece_ratio;
+                record->condition.model_piece_ratio =
+                    box->profile.el.piece_height_mm / info->piece_height_mm;
             } else {
                 record->condition.light_ratio = record->condition.light_off_deg = NAN;
+                record->condition.piece_ratio = record->condition.model_piece_ratio = NAN;
                 record->condition.tilt_deg = record->condition.camera_height_mm = NAN;
                 record->condition.light_kelvin = record->condition.light_elevation_deg = NAN;
                 record->condition.glare = NAN;

@@ -734,6 +734,54 @@ static void test_seeing_a_light_is_found_again_from_the_heights_the_game_knows(v
     vision_image_free(&lit.frame);
 }
 
+/* A box's adventurers are 8 to 10 mm tall, and the model's are the game's 9 mm: once the light
+ * is found, the whole fit tries them 8% shorter and taller too, and keeps the height whose fit
+ * scores best with its light (which of them reads an image's heights best, the bench measures:
+ * bench/README.md, session 33). The light is kept with that height: a read that keeps the
+ * light fits the stacks with it, and reads what the read that found them read; and the light
+ * is given per mm of the model's pieces whichever height was kept. Box 1's lamp-lit photo of
+ * stacks of 1 to 5, the whole fit keeps its pieces taller than the model's. */
+static void test_seeing_keeps_the_pieces_height_fitted_with_the_light(void **state)
+{
+    (void)state;
+    static vision_el_observation layout, table, first, again;
+    static vision_el_model model;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    teach_the_layout(&layout, &model);
+    stacked_layout(&layout, 1, 0, &table);
+    for (int i = 0; i < table.tile_count; i++)
+        if (table.tiles[i].height > 0)
+            table.tiles[i].height = 1 + i % 5;
+    photo lit;
+    take_lamp_lit(&lit, &table);
+    vision_el_memory *memory = vision_el_memory_new();
+    assert_non_null(memory);
+    vision_el_timing timing;
+    char error[256];
+    const vision_mat *mat = &lit.config.mat;
+    double piece[2], light[2][2];
+    vision_el_observation *read[2] = {&first, &again};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(vision_el_recognise_again(&lit.frame, &lit.registration, mat, &model,
+                                                   memory, read[i], &timing, error,
+                                                   sizeof error),
+                         VISION_OK);
+        assert_true(timing.light_kept == (i == 1));
+        assert_true(vision_el_memory_piece(memory, &piece[i]));
+        assert_true(vision_el_memory_light(memory, light[i]));
+    }
+    assert_true(fabs(piece[0] / model.piece_height_mm - 1.08) < 1e-9);
+    assert_true(piece[1] == piece[0]);
+    assert_true(light[1][0] == light[0][0] && light[1][1] == light[0][1]);
+    assert_int_equal(again.tile_count, first.tile_count);
+    for (int i = 0; i < first.tile_count; i++) {
+        assert_int_equal(again.tiles[i].height, first.tiles[i].height);
+        assert_int_equal(again.tiles[i].top, first.tiles[i].top);
+    }
+    vision_el_memory_free(memory);
+    vision_image_free(&lit.frame);
+}
+
 /* The tokens are read by their print's colours (their palettes), also where a stack's could
  * pass for them: a boat on a lake (its sail near orange) is a boat, not an orange stack. And
  * without the palettes, a lake still holds no stack. */
@@ -1759,6 +1807,7 @@ int main(void)
         cmocka_unit_test(test_seeing_a_read_keeps_the_light_while_the_table_looks_lit_as_before),
         cmocka_unit_test(test_seeing_a_light_kept_is_found_again_from_more_stacks),
         cmocka_unit_test(test_seeing_a_light_is_found_again_from_the_heights_the_game_knows),
+        cmocka_unit_test(test_seeing_keeps_the_pieces_height_fitted_with_the_light),
         cmocka_unit_test(test_seeing_teaching_keeps_the_tops_that_read_back),
         cmocka_unit_test(test_seeing_refuses_a_photo_without_the_truths_stacks),
         cmocka_unit_test(test_seeing_refuses_a_photo_whose_tops_read_back_as_other_colours),

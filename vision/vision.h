@@ -522,6 +522,11 @@ vision_status vision_el_recognise_again(const vision_image *frame,
  * faint, no grid found). */
 bool vision_el_memory_light(const vision_el_memory *memory, double shadow_per_mm[2]);
 
+/* The pieces' height the last read with this memory fitted the stacks in, with that light: the
+ * model's piece_height_mm, or where the whole fit read the stacks better with them shorter or
+ * taller, that. False, and piece_mm untouched, when that read knew no light. */
+bool vision_el_memory_piece(const vision_el_memory *memory, double *piece_mm);
+
 /* The light a render drew (info->shadow_per_mm, per mm of its own pieces' height) as
  * vision_el_memory_light gives one read with model: a stack counted as its pieces times the
  * model's piece_height_mm. What a read's light is measured against. */
