@@ -539,20 +539,27 @@ static void fit_trial(fit_trials *trials, double light_scale, double piece_scale
     }
 }
 
-/* Fits the stacks in the light found (evidence->light_known), and when refine says so, in it
- * made LIGHT_SCALES as long and then with the pieces PIECE_SCALES as tall: keeps the fit whose
- * stacks score best together, its light, and its pieces' height in *piece (the evidence is
- * left as the last fit explained it). Out of memory: fits, stacked, the light as found and
- * *piece as it was. */
+/* What the whole fit may try beyond the light found and the model's pieces. */
+typedef enum fit_refinement {
+    FIT_AS_FOUND,         /* neither (a teaching photo read back) */
+    FIT_PIECES,           /* the pieces' height (a light whose length the game's heights gave) */
+    FIT_LIGHT_AND_PIECES, /* both */
+} fit_refinement;
+
+/* Fits the stacks in the light found (evidence->light_known) and the model's pieces (*piece),
+ * and as refine says, in it made LIGHT_SCALES as long, with the pieces PIECE_SCALES as tall,
+ * and the other lights with the pieces' height kept: keeps the fit whose stacks score best
+ * together, its light, and its pieces' height in *piece (the evidence is left as the last fit
+ * explained it). Out of memory: fits, stacked, the light as found and *piece as it was. */
 static vision_status fit_in_light(el_evidence *evidence, const vision_registration *registration,
                                   const el_grid *grid,
                                   int patch_of[EL_CELLS_MAX][EL_CELLS_MAX],
                                   cell_reading readings[EL_CELLS_MAX][EL_CELLS_MAX],
-                                  double radius, double *piece, bool refine,
+                                  double radius, double *piece, fit_refinement refine,
                                   el_stack_fit fits[EL_CELLS_MAX][EL_CELLS_MAX],
                                   bool stacked[EL_CELLS_MAX][EL_CELLS_MAX])
 {
-    if (!refine) {
+    if (refine == FIT_AS_FOUND) {
         el_evidence_forget(evidence);
         fit_stacks(evidence, registration, grid, patch_of, readings, radius, *piece, fits,
                    stacked);
@@ -570,7 +577,8 @@ static vision_status fit_in_light(el_evidence *evidence, const vision_registrati
         free(trials.stacked);
         return VISION_NOMEM;
     }
-    for (int i = 0; i < LIGHT_SCALES_COUNT; i++)
+    int lights = refine == FIT_LIGHT_AND_PIECES ? LIGHT_SCALES_COUNT : 1;
+    for (int i = 0; i < lights; i++)
         fit_trial(&trials, LIGHT_SCALES[i], 1.0, evidence, registration, grid, patch_of,
                   readings, radius, fits, stacked);
     double light_scale = trials.light_scale;
@@ -578,7 +586,7 @@ static vision_status fit_in_light(el_evidence *evidence, const vision_registrati
         fit_trial(&trials, light_scale, PIECE_SCALES[i], evidence, registration, grid,
                   patch_of, readings, radius, fits, stacked);
     double piece_scale = trials.piece_scale;
-    for (int i = 0; piece_scale != 1.0 && i < LIGHT_SCALES_COUNT; i++)
+    for (int i = 0; piece_scale != 1.0 && i < lights; i++)
         if (LIGHT_SCALES[i] != light_scale)
             fit_trial(&trials, LIGHT_SCALES[i], piece_scale, evidence, registration, grid,
                       patch_of, readings, radius, fits, stacked);
@@ -1062,8 +1070,11 @@ static vision_status read_stacks(const vision_registration *registration, const 
                                    piece);
         free(found);
         /* A light found from heights the game knows has its length from them; one found from
-         * heights guessed is made shorter where the whole fit says so. */
-        bool refine = light_refined && known_count == 0;
+         * heights guessed is made shorter where the whole fit says so. The pieces' height the
+         * heights do not give: the images' lean does. */
+        fit_refinement refine = !light_refined  ? FIT_AS_FOUND
+                                : known_count > 0 ? FIT_PIECES
+                                                  : FIT_LIGHT_AND_PIECES;
         if (evidence.light_known)
             status = fit_in_light(&evidence, registration, &grid, patch_of, readings, radius,
                                   &piece, refine, fits, stacked);
@@ -1252,8 +1263,9 @@ vision_status vision_el_recognise(const vision_image *frame,
                                      size);
 }
 
-/* vision_el_recognise_again; light_refined: the light found made shorter where the whole fit
- * says so (LIGHT_SCALES), as a table is read, or not, as a teaching photo is read back. */
+/* vision_el_recognise_again; light_refined: the light found and the pieces' height refined
+ * where the whole fit says so (fit_in_light), as a table is read, or not, as a teaching photo
+ * is read back. */
 static vision_status recognise(const vision_image *frame, const vision_registration *registration,
                                const vision_mat *mat, const vision_el_model *model,
                                vision_el_memory *memory, bool light_refined,
