@@ -1720,6 +1720,25 @@ static void refusal_kind(const char *why, char *kind, size_t size)
     kind[n] = '\0';
 }
 
+/* The photo a box was taught from read back with what it taught, as `calibrate teach` reads
+ * it back for its user (a game's first read: nothing remembered); false when it cannot be
+ * registered or read. */
+static bool read_back_teaching(const box_taught *box, vision_el_read_back *read)
+{
+    char error[512];
+    vision_registration registration;
+    vision_el_observation *seen = malloc(sizeof *seen);
+    bool ok = seen &&
+              vision_register(&box->frame, &box->profile.mat, &box->profile.camera,
+                              &registration, error, sizeof error) == VISION_OK &&
+              vision_el_recognise(&box->frame, &registration, &box->profile.mat,
+                                  &box->profile.el, seen, NULL, error, sizeof error) == VISION_OK;
+    if (ok)
+        vision_el_read_back_of(&box->truth, seen, read);
+    free(seen);
+    return ok;
+}
+
 /* How teaching goes over many boxes: each box's teaching layout photographed as in the
  * accuracy mode (scene box seed * 1000, retaken at box seed * 1000 + 501.. when refused), and
  * how many photos it took, and why the refused ones were. No game is read. */
@@ -1739,6 +1758,8 @@ static int teaching(int boxes, uint64_t seed)
         return 1;
     }
     int taken_at[TEACH_TAKES] = {0}, untaught = 0, refusals = 0, kind_count = 0;
+    vision_el_read_back read_back = {0}; /* summed over the photos taught from */
+    int read_back_photos = 0, read_back_failed = 0, tiles_taught = 0;
     double started = bench_seconds();
     printf("expedition-luxor teaching: %d boxes (seed %llu), 1920x1080\n", boxes,
            (unsigned long long)seed);
@@ -1754,6 +1775,17 @@ static int teaching(int boxes, uint64_t seed)
             taken_at[box->retakes]++;
         else
             untaught++;
+        vision_el_read_back read;
+        if (box->ready && read_back_teaching(box, &read)) {
+            read_back.types += read.types;
+            read_back.stacks += read.stacks;
+            read_back.tops += read.tops;
+            read_back.heights += read.heights;
+            tiles_taught += box->truth.tile_count;
+            read_back_photos++;
+        } else if (box->ready) {
+            read_back_failed++;
+        }
         int refused = box->ready ? box->retakes : TEACH_TAKES;
         for (int take = 0; take < refused; take++) {
             char kind[160];
@@ -1796,6 +1828,10 @@ static int teaching(int boxes, uint64_t seed)
                (unsigned long long)kinds[most].scene_seed);
         kinds[most].count = -kinds[most].count;
     }
+    printf("  the photos taught from, read back as `calibrate teach` reads them (%d photos; %d "
+           "not read): tile types %d of %d, tops %d of %d, heights %d of %d\n",
+           read_back_photos, read_back_failed, read_back.types, tiles_taught, read_back.tops,
+           read_back.stacks, read_back.heights, read_back.stacks);
     printf("  %.0f s in all\n", bench_seconds() - started);
     vision_image_free(&box->frame);
     free(box);
