@@ -902,6 +902,8 @@ typedef struct box_taught {
                                     length teaching measured, if it did */
     bool ready, saved;
     bool true_size;     /* --true-size: the model gets the render's adventurer size */
+    bool without_glare; /* the teaching photo drawn without a lamp's glare (bench_replay's) */
+    vision_registration registration; /* where the photo taught from lay */
     int retakes;        /* teaching photos taken again after a refusal */
     char why[1024];
     char refused[TEACH_TAKES][1024]; /* each photo's refusal (bench_seeing teaching) */
@@ -920,6 +922,8 @@ static void teach_once(box_taught *box)
     vision_render_config_default(&config);
     config.box_seed = box->box_seed;
     config.scene_seed = box->scene_seed;
+    if (box->without_glare)
+        config.glare = 0.0;
     /* the render's info only for --true-size: the size it drew */
     vision_render_info *info = box->true_size ? calloc(1, sizeof *info) : NULL;
     bool no_memory = box->true_size && !info;
@@ -935,8 +939,8 @@ static void teach_once(box_taught *box)
         return;
     }
     calibration_profile_init(&box->profile, GAME);
-    status = calibration_teach_image(&box->profile, &box->frame, &box->truth, NULL, error,
-                                     sizeof error);
+    status = calibration_teach_image(&box->profile, &box->frame, &box->truth, &box->registration,
+                                     error, sizeof error);
     if (status != VISION_OK) {
         snprintf(box->why, sizeof box->why, "teaching from the layout's photo: %s: %s",
                  vision_status_message(status), error);
@@ -1720,29 +1724,12 @@ static void refusal_kind(const char *why, char *kind, size_t size)
     kind[n] = '\0';
 }
 
-/* The photo a box was taught from read back with what it taught, as `calibrate teach` reads
- * it back for its user (a game's first read: nothing remembered); false when it cannot be
- * registered or read. */
-static bool read_back_teaching(const box_taught *box, vision_el_read_back *read)
-{
-    char error[512];
-    vision_registration registration;
-    vision_el_observation *seen = malloc(sizeof *seen);
-    bool ok = seen &&
-              vision_register(&box->frame, &box->profile.mat, &box->profile.camera,
-                              &registration, error, sizeof error) == VISION_OK &&
-              vision_el_recognise(&box->frame, &registration, &box->profile.mat,
-                                  &box->profile.el, seen, NULL, error, sizeof error) == VISION_OK;
-    if (ok)
-        vision_el_read_back_of(&box->truth, seen, read);
-    free(seen);
-    return ok;
-}
-
 /* How teaching goes over many boxes: each box's teaching layout photographed as in the
- * accuracy mode (scene box seed * 1000, retaken at box seed * 1000 + 501.. when refused), and
- * how many photos it took, and why the refused ones were. No game is read. */
-static int teaching(int boxes, uint64_t seed)
+ * accuracy mode (scene box seed * 1000, retaken at box seed * 1000 + 501.. when refused), or
+ * where scene is not 0, as bench_replay photographs it (that scene for every box, four
+ * colours, no glare); how many photos it took, why the refused ones were, and how much of the
+ * photo taught from `calibrate teach` reads back. No game is read. */
+static int teaching(int boxes, uint64_t seed, uint64_t scene)
 {
     enum { KINDS_MAX = 64 };
     box_taught *box = calloc(1, sizeof *box);
@@ -1761,14 +1748,18 @@ static int teaching(int boxes, uint64_t seed)
     vision_el_read_back read_back = {0}; /* summed over the photos taught from */
     int read_back_photos = 0, read_back_failed = 0, tiles_taught = 0;
     double started = bench_seconds();
-    printf("expedition-luxor teaching: %d boxes (seed %llu), 1920x1080\n", boxes,
+    printf("expedition-luxor teaching: %d boxes (seed %llu), 1920x1080", boxes,
            (unsigned long long)seed);
+    if (scene)
+        printf(", every box's first photo at scene %llu without glare", (unsigned long long)scene);
+    printf("\n");
     for (int b = 0; b < boxes; b++) {
         vision_image_free(&box->frame);
         memset(box, 0, sizeof *box);
-        box->players = 2 + b % 3;
+        box->players = scene ? 4 : 2 + b % 3;
+        box->without_glare = scene != 0;
         box->box_seed = seed * 1000 + (uint64_t)b;
-        uint64_t first_scene = box->box_seed * 1000;
+        uint64_t first_scene = scene ? scene : box->box_seed * 1000;
         box->scene_seed = first_scene;
         teach_box(box); /* box->scene_seed: the photo taught from, or the first */
         if (box->ready)
@@ -1776,7 +1767,10 @@ static int teaching(int boxes, uint64_t seed)
         else
             untaught++;
         vision_el_read_back read;
-        if (box->ready && read_back_teaching(box, &read)) {
+        char error[512];
+        if (box->ready && calibration_read_back(&box->profile, &box->frame, &box->registration,
+                                                &box->truth, &read, error,
+                                                sizeof error) == VISION_OK) {
             read_back.types += read.types;
             read_back.stacks += read.stacks;
             read_back.tops += read.tops;
@@ -1846,7 +1840,7 @@ static void usage(void)
     fprintf(stderr, "usage: bench_seeing accuracy [--boxes N] [--per-box M] [--seed S] "
                     "[--hands] [--save DIR] [--true-size] [--heights-known]\n"
                     "       bench_seeing speed [--runs N] [--seed S]\n"
-                    "       bench_seeing teaching [--boxes N] [--seed S]\n");
+                    "       bench_seeing teaching [--boxes N] [--seed S] [--scene S]\n");
 }
 
 /* A whole number in [low, high] from text, or false. */
@@ -1877,7 +1871,7 @@ int main(int argc, char **argv)
         return 2;
     }
     accuracy_options options = {.boxes = 30, .per_box = 10, .seed = 1};
-    long long runs = 30, value;
+    long long runs = 30, scene = 0, value;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(arg, "--seed") == 0 && whole_number(next, 0, 1000000000LL, &value)) {
@@ -1900,6 +1894,10 @@ int main(int argc, char **argv)
         } else if (is_accuracy && strcmp(arg, "--save") == 0 && next && *next) {
             options.save = next;
             i++;
+        } else if (is_teaching && strcmp(arg, "--scene") == 0 &&
+                   whole_number(next, 1, 1000000000LL, &value)) {
+            scene = value;
+            i++;
         } else if (is_speed && strcmp(arg, "--runs") == 0 &&
                    whole_number(next, 1, 100000, &value)) {
             runs = value;
@@ -1912,6 +1910,6 @@ int main(int argc, char **argv)
         }
     }
     if (is_teaching)
-        return teaching(options.boxes, options.seed);
+        return teaching(options.boxes, options.seed, (uint64_t)scene);
     return is_accuracy ? accuracy(&options) : speed((int)runs, options.seed);
 }

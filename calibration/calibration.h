@@ -93,6 +93,17 @@ vision_status calibration_teach_image(calibration_profile *profile, const vision
                                       vision_registration *registration, char *error,
                                       size_t size);
 
+/*
+ * How much of a teaching photo's truth profile->el reads back (vision_el_read_back_of), the
+ * photo read as a game's first table is (vision_el_recognise: nothing remembered), at the
+ * registration calibration_teach_image gave: what `calibrate teach` tells its user. Fails as
+ * vision_el_recognise does (VISION_NOMEM without a message); *read is then untouched.
+ */
+vision_status calibration_read_back(const calibration_profile *profile, const vision_image *frame,
+                                    const vision_registration *registration,
+                                    const vision_el_observation *truth, vision_el_read_back *read,
+                                    char *error, size_t size);
+
 /* The first tile type profile->el has no sample of (every type needs one tile without pieces in
  * some photo), or -1 when every type was taught. */
 int calibration_teach_missing_type(const calibration_profile *profile);

@@ -131,19 +131,15 @@ static void self_check(const vision_image *frame, const vision_registration *reg
                        const calibration_profile *profile, const vision_el_observation *truth,
                        const char *image_path)
 {
-    vision_el_observation *seen = malloc(sizeof *seen);
+    vision_el_read_back read;
     char error[256];
-    if (!seen || vision_el_recognise(frame, registration, &profile->mat, &profile->el, seen, NULL,
-                                     error, sizeof error) != VISION_OK) {
+    if (calibration_read_back(profile, frame, registration, truth, &read, error,
+                              sizeof error) != VISION_OK) {
         printf("  %s: cannot be read back with what was learnt\n", image_path);
-        free(seen);
         return;
     }
-    vision_el_read_back read;
-    vision_el_read_back_of(truth, seen, &read);
     printf("  %s read back: %d of %d tile types, %d of %d tops, %d of %d heights\n", image_path,
            read.types, truth->tile_count, read.tops, read.stacks, read.heights, read.stacks);
-    free(seen);
 }
 
 int cli_calibrate_teach(const cli_command *command, int argc, char **argv)

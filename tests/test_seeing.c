@@ -38,13 +38,19 @@ static void shoot(photo *p, const vision_el_observation *truth)
                      VISION_OK);
 }
 
-/* shoot, the scene without glare, lightly tilted. */
-static void take(photo *p, const vision_el_observation *truth, uint64_t box, uint64_t scene)
+/* p->config: box's art, scene's camera and light, without glare. */
+static void scene_without_glare(photo *p, uint64_t box, uint64_t scene)
 {
     vision_render_config_default(&p->config);
     p->config.box_seed = box;
     p->config.scene_seed = scene;
     p->config.glare = 0.0;
+}
+
+/* shoot, the scene without glare, lightly tilted. */
+static void take(photo *p, const vision_el_observation *truth, uint64_t box, uint64_t scene)
+{
+    scene_without_glare(p, box, scene);
     p->config.tilt_deg = 15.0;
     shoot(p, truth);
 }
@@ -69,10 +75,7 @@ static void typed_layout(vision_el_observation *truth, int rows, int cols)
  * azimuth 60: the stacks' shadows long and their images leaning. */
 static void take_lamp_lit(photo *p, const vision_el_observation *truth)
 {
-    vision_render_config_default(&p->config);
-    p->config.box_seed = 1;
-    p->config.scene_seed = 8;
-    p->config.glare = 0.0;
+    scene_without_glare(p, 1, 8);
     p->config.tilt_deg = 25.0;
     p->config.light_azimuth_deg = 60.0;
     p->config.light_elevation_deg = 40.0;
@@ -795,10 +798,7 @@ static void test_seeing_a_light_found_from_a_few_stacks_is_not_refined(void **st
     static vision_el_model model;
     assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
     photo teach;
-    vision_render_config_default(&teach.config);
-    teach.config.box_seed = 2;
-    teach.config.scene_seed = 1000;
-    teach.config.glare = 0.0;
+    scene_without_glare(&teach, 2, 1000);
     shoot(&teach, &layout);
     vision_el_model_init(&model);
     assert_teaching_taken(&teach, &layout, &model);
@@ -818,6 +818,47 @@ static void test_seeing_a_light_found_from_a_few_stacks_is_not_refined(void **st
     assert_int_equal(read.stacks, 4);
     assert_int_equal(read.heights, 4);
     vision_el_memory_free(memory);
+    vision_image_free(&teach.frame);
+}
+
+/* What `calibrate teach` tells its user: the photo taught from read back as a game's first
+ * table is, counted against its truth; a profile taught nothing reads nothing back, and says
+ * so, the count untouched. */
+static void test_seeing_a_teaching_photo_reads_back_as_a_first_table(void **state)
+{
+    (void)state;
+    static vision_el_observation layout, seen;
+    static calibration_profile profile, untaught;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    photo teach;
+    scene_without_glare(&teach, 3, 11);
+    shoot(&teach, &layout);
+    calibration_profile_init(&profile, EL_GAME_ID);
+    char error[256];
+    vision_registration registration;
+    assert_int_equal(calibration_teach_image(&profile, &teach.frame, &layout, &registration, error,
+                                             sizeof error),
+                     VISION_OK);
+    vision_el_read_back read, first;
+    assert_int_equal(calibration_read_back(&profile, &teach.frame, &registration, &layout, &read,
+                                           error, sizeof error),
+                     VISION_OK);
+    assert_int_equal(vision_el_recognise(&teach.frame, &registration, &profile.mat, &profile.el,
+                                         &seen, NULL, error, sizeof error),
+                     VISION_OK);
+    vision_el_read_back_of(&layout, &seen, &first);
+    assert_int_equal(read.stacks, 4);
+    assert_int_equal(read.types, first.types);
+    assert_int_equal(read.tops, first.tops);
+    assert_int_equal(read.heights, first.heights);
+    assert_true(4 * read.types >= 3 * layout.tile_count);
+
+    calibration_profile_init(&untaught, EL_GAME_ID);
+    vision_el_read_back none = {.types = -1};
+    assert_int_equal(calibration_read_back(&untaught, &teach.frame, &registration, &layout, &none,
+                                           error, sizeof error),
+                     VISION_NOT_TAUGHT);
+    assert_int_equal(none.types, -1);
     vision_image_free(&teach.frame);
 }
 
@@ -1848,6 +1889,7 @@ int main(void)
         cmocka_unit_test(test_seeing_a_light_is_found_again_from_the_heights_the_game_knows),
         cmocka_unit_test(test_seeing_keeps_the_pieces_height_fitted_with_the_light),
         cmocka_unit_test(test_seeing_a_light_found_from_a_few_stacks_is_not_refined),
+        cmocka_unit_test(test_seeing_a_teaching_photo_reads_back_as_a_first_table),
         cmocka_unit_test(test_seeing_teaching_keeps_the_tops_that_read_back),
         cmocka_unit_test(test_seeing_refuses_a_photo_without_the_truths_stacks),
         cmocka_unit_test(test_seeing_refuses_a_photo_whose_tops_read_back_as_other_colours),

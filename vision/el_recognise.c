@@ -512,6 +512,16 @@ typedef struct fit_trials {
     bool (*stacked)[EL_CELLS_MAX];
 } fit_trials;
 
+/* The light of a trial: the light found made light_scale as long, and per mm of pieces
+ * piece_scale as tall, so that a stack of k pieces casts a shadow as long whatever their
+ * height. */
+static void trial_light(const fit_trials *trials, double light_scale, double piece_scale,
+                        double shadow_per_mm[2])
+{
+    shadow_per_mm[0] = trials->found[0] * light_scale / piece_scale;
+    shadow_per_mm[1] = trials->found[1] * light_scale / piece_scale;
+}
+
 static void fit_trial(fit_trials *trials, double light_scale, double piece_scale,
                       el_evidence *evidence, const vision_registration *registration,
                       const el_grid *grid, int patch_of[EL_CELLS_MAX][EL_CELLS_MAX],
@@ -519,9 +529,7 @@ static void fit_trial(fit_trials *trials, double light_scale, double piece_scale
                       el_stack_fit fits[EL_CELLS_MAX][EL_CELLS_MAX],
                       bool stacked[EL_CELLS_MAX][EL_CELLS_MAX])
 {
-    /* the shadow of a stack of k pieces as long whatever their height */
-    evidence->shadow_per_mm[0] = trials->found[0] * light_scale / piece_scale;
-    evidence->shadow_per_mm[1] = trials->found[1] * light_scale / piece_scale;
+    trial_light(trials, light_scale, piece_scale, evidence->shadow_per_mm);
     el_evidence_forget(evidence);
     fit_stacks(evidence, registration, grid, patch_of, readings, radius,
                trials->piece * piece_scale, fits, stacked);
@@ -592,8 +600,7 @@ static vision_status fit_in_light(el_evidence *evidence, const vision_registrati
                       patch_of, readings, radius, fits, stacked);
     memcpy(fits, trials.fits, sizeof(el_stack_fit[EL_CELLS_MAX][EL_CELLS_MAX]));
     memcpy(stacked, trials.stacked, sizeof(bool[EL_CELLS_MAX][EL_CELLS_MAX]));
-    evidence->shadow_per_mm[0] = trials.found[0] * trials.light_scale / trials.piece_scale;
-    evidence->shadow_per_mm[1] = trials.found[1] * trials.light_scale / trials.piece_scale;
+    trial_light(&trials, trials.light_scale, trials.piece_scale, evidence->shadow_per_mm);
     *piece = trials.piece * trials.piece_scale;
     free(trials.fits);
     free(trials.stacked);
@@ -966,10 +973,11 @@ static int lit_tiles(const tiles_read *read, el_lit_tile *lit)
 /* A light found from fewer stacks' shadows than this is fitted as found, neither made
  * shorter nor with other pieces' heights: a shadow is as long under a light half as long with
  * the stacks twice as tall, and only the images' lean tells the two apart, which a few stacks
- * do too little to. At bench_replay's teaching scene (a low lamp), the teaching layout's four
- * stacks (5 or 6 fitted stacks telling the light) read back 26 of 48 heights over 12 boxes
- * refined, 33 not: in 3 boxes all one piece too high, the light made four-fifths as long as
- * found and the pieces 8% shorter (bench/README.md, session 34). */
+ * do too little to. The teaching layout's photo as bench_replay takes it (a low lamp; four
+ * stacks, 5 or 6 fitted stacks telling the light) read back 23 of 52 heights over 13 boxes
+ * refined, 34 not (bench_seeing teaching --boxes 13 --seed 0 --scene 1000); where it read all
+ * of a box's stacks one piece too high, the light was made four-fifths as long as found and the
+ * pieces 8% shorter (bench/README.md, session 34). */
 #define LIGHT_REFINED_FROM 8
 
 /* Whether a read may try the light its memory kept instead of searching for it: the light was
