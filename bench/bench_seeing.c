@@ -71,6 +71,7 @@
 #define WORST_SHOWN 8
 #define SAVE_MAX 100     /* failing images written by --save at most */
 #define WHAT_MAX 480
+#define SURE_WRONG_SHOWN 40 /* images whose confident but wrong elements are listed */
 
 static const char *const player_colours[EL_MAX_SEATS] = {"orange", "black", "grey", "yellow"};
 
@@ -401,15 +402,17 @@ static void count(rwu *into, verdict v)
         into->unknown++;
 }
 
-/* A confidence claim: reported (not unknown) with confidence >= CONFIDENT. */
-static void claim(tally *one, int element, verdict v, const float *confidence)
+/* A confidence claim: reported (not unknown) with confidence >= CONFIDENT. True when it is
+ * wrong: the caller says which it was. */
+static bool claim(tally *one, int element, verdict v, const float *confidence)
 {
     if (v == UNKNOWN || confidence[element] < CONFIDENT)
-        return;
+        return false;
     one->confident++;
     one->confident_wrong += v == WRONG;
     one->confident_of[element]++;
     one->confident_wrong_of[element] += v == WRONG;
+    return v == WRONG;
 }
 
 /* The confidence from which the tracker's rules use a field: the pipeline's default. */
@@ -517,8 +520,10 @@ static void align(const vision_el_observation *truth, int truth_at[GRID_SPAN][GR
  * unknown). info NULL (the render failed): heights are not tallied by lean. Notes what went
  * wrong in what; returns how bad the image is (0: exactly right).
  */
+/* Compares one image's reading with its truth into one; what notes what it read wrong, and
+ * sure_wrong what of that it claimed with confidence (claim). */
 static int compare(const vision_el_observation *truth, const vision_render_info *info,
-                   const vision_el_observation *seen, tally *one, char *what)
+                   const vision_el_observation *seen, tally *one, char *what, char *sure_wrong)
 {
     static const vision_el_observation nothing;
     if (!seen)
@@ -574,7 +579,9 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
         one->extra++;
         badness += 2;
         exact = false;
-        claim(one, VISION_EL_TYPE, WRONG, shifted->tiles[i].confidence);
+        if (claim(one, VISION_EL_TYPE, WRONG, shifted->tiles[i].confidence))
+            note(sure_wrong, "extra %s at r%dc%d (%.2f)", type_name(shifted->tiles[i].type), r,
+                 c, shifted->tiles[i].confidence[VISION_EL_TYPE]);
         type_used(one, WRONG, shifted->tiles[i].confidence);
         note(what, "extra %s at r%dc%d", type_name(shifted->tiles[i].type), r, c);
     }
@@ -593,7 +600,9 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
                                                        : WRONG;
         count(&one->type, type);
         if (s) {
-            claim(one, VISION_EL_TYPE, type, s->confidence);
+            if (claim(one, VISION_EL_TYPE, type, s->confidence))
+                note(sure_wrong, "r%dc%d %s read %s (%.2f)", t->row, t->col, type_name(t->type),
+                     type_name(s->type), s->confidence[VISION_EL_TYPE]);
             type_used(one, type, s->confidence);
         }
         if (!s && !hidden && seen != &nothing) {
@@ -611,8 +620,9 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
         count(&one->token, token);
         if (t->token != EL_NO_TOKEN)
             count(&one->tokens_lying, token);
-        if (s)
-            claim(one, VISION_EL_TOKEN, token, s->confidence);
+        if (s && claim(one, VISION_EL_TOKEN, token, s->confidence))
+            note(sure_wrong, "r%dc%d token %s read %s (%.2f)", t->row, t->col,
+                 token_name(t->token), token_name(s->token), s->confidence[VISION_EL_TOKEN]);
         if (s && token != RIGHT)
             note(what, "r%dc%d token %s read %s", t->row, t->col, token_name(t->token),
                  token_name(s->token));
@@ -676,10 +686,13 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
                 note(what, "r%dc%d (no stack) top/height unknown", t->row, t->col);
             }
         }
-        if (s) {
-            claim(one, VISION_EL_TOP, top, s->confidence);
-            claim(one, VISION_EL_HEIGHT, height, s->confidence);
-        }
+        if (s && claim(one, VISION_EL_TOP, top, s->confidence))
+            note(sure_wrong, "r%dc%d top %s read %s (%.2f)", t->row, t->col,
+                 top_name(truth, t->top), top_name(shifted, s->top),
+                 s->confidence[VISION_EL_TOP]);
+        if (s && claim(one, VISION_EL_HEIGHT, height, s->confidence))
+            note(sure_wrong, "r%dc%d height %d read %d (%.2f)", t->row, t->col, t->height,
+                 s->height, s->confidence[VISION_EL_HEIGHT]);
         /* Every stack read, on an empty tile too (the rules would take it as adventurers). */
         if (s && s->height > 0) {
             int bin = (int)(s->confidence[VISION_EL_HEIGHT] * CONFIDENCE_BINS);
@@ -823,6 +836,7 @@ typedef struct image_record {
     int badness;
     bool exact, failed;
     char what[WHAT_MAX];
+    char sure_wrong[WHAT_MAX]; /* what it claimed with confidence and read wrong */
 } image_record;
 
 /* The commands that draw the image again (the info their --info writes says what it does
@@ -1305,7 +1319,7 @@ static int accuracy(const accuracy_options *options)
                 record->condition.hands = config.hands;
             }
             record->badness = compare(truth, stage != 0 ? info : NULL, have_seen ? seen : NULL,
-                                      &one, record->what);
+                                      &one, record->what, record->sure_wrong);
             record->failed = one.failed;
             record->exact = one.exact;
             if (stage != 0) {
@@ -1414,6 +1428,18 @@ static int accuracy(const accuracy_options *options)
         printf("%s %s %.3f%% of %ld", k ? "," : "", element_names[k],
                share(all->confident_wrong_of[k], all->confident_of[k]), all->confident_of[k]);
     printf("\n");
+    /* each of them, where it is (the images in the order read) */
+    int listed = 0;
+    for (int i = 0; i < done; i++) {
+        if (!records[i].sure_wrong[0])
+            continue;
+        if (listed++ == SURE_WRONG_SHOWN) {
+            printf("    (and more)\n");
+            break;
+        }
+        printf("    box %d, scene %llu: %s\n", records[i].box,
+               (unsigned long long)records[i].scene_seed, records[i].sure_wrong);
+    }
 
     const tally *read = &bins[BIN_READ];
     if (read->images < all->images)
