@@ -518,10 +518,9 @@ static void align(const vision_el_observation *truth, int truth_at[GRID_SPAN][GR
  * Compares one image: every truth tile's type, token, and (where adventurers stand) top and
  * height; the tiles seen where there are none. seen NULL: nothing was read (every element
  * unknown). info NULL (the render failed): heights are not tallied by lean. Notes what went
- * wrong in what; returns how bad the image is (0: exactly right).
+ * wrong in what, and in sure_wrong what of that it claimed with confidence (claim); returns
+ * how bad the image is (0: exactly right).
  */
-/* Compares one image's reading with its truth into one; what notes what it read wrong, and
- * sure_wrong what of that it claimed with confidence (claim). */
 static int compare(const vision_el_observation *truth, const vision_render_info *info,
                    const vision_el_observation *seen, tally *one, char *what, char *sure_wrong)
 {

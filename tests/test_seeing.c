@@ -348,6 +348,13 @@ static void assert_teaching_taken(const photo *p, const vision_el_observation *t
         fail_msg("teaching refused the photo: %s", error);
 }
 
+/* A fresh model taught from p alone, which teaching must take. */
+static void teach_from(const photo *p, const vision_el_observation *truth, vision_el_model *model)
+{
+    vision_el_model_init(model);
+    assert_teaching_taken(p, truth, model);
+}
+
 static void test_seeing_types_read_back_from_the_teaching_photo(void **state)
 {
     (void)state;
@@ -451,8 +458,7 @@ static void teach_the_layout(const vision_el_observation *layout, vision_el_mode
 {
     photo teach;
     take(&teach, layout, 1, 7);
-    vision_el_model_init(model);
-    assert_teaching_taken(&teach, layout, model);
+    teach_from(&teach, layout, model);
     vision_image_free(&teach.frame);
 }
 
@@ -800,8 +806,7 @@ static void test_seeing_a_light_found_from_a_few_stacks_is_not_refined(void **st
     photo teach;
     scene_without_glare(&teach, 2, 1000);
     shoot(&teach, &layout);
-    vision_el_model_init(&model);
-    assert_teaching_taken(&teach, &layout, &model);
+    teach_from(&teach, &layout, &model);
     vision_el_memory *memory = vision_el_memory_new();
     assert_non_null(memory);
     char error[256];
@@ -971,8 +976,7 @@ static void test_seeing_teaches_from_a_second_photo_without_stacks(void **state)
     photo first, second;
     take(&first, &layout, 1, 7);
     take(&second, &bare, 1, 8);
-    vision_el_model_init(&model);
-    assert_teaching_taken(&first, &layout, &model);
+    teach_from(&first, &layout, &model);
     assert_teaching_taken(&second, &bare, &model);
     assert_int_equal(model.images, 2);
     assert_int_equal(model.type_samples[EL_DESERT_CAMP], 1 + 5); /* the camps now clear */
@@ -997,8 +1001,7 @@ static void test_seeing_teaching_keeps_the_tops_that_read_back(void **state)
     shoot(&p, &layout);
     char error[256];
     static vision_el_model model;
-    vision_el_model_init(&model);
-    assert_teaching_taken(&p, &layout, &model);
+    teach_from(&p, &layout, &model);
     int grey = -1;
     for (int i = 0; i < model.colour_count; i++)
         if (strcmp(model.colours[i], "grey") == 0)
@@ -1140,8 +1143,7 @@ static void test_seeing_teaching_takes_the_truth_for_a_tile_like_the_mat(void **
     see_grid(&p, &table, &grid);
     assert_true(grid.tiles < layout.tile_count); /* the premise: a tile the grid does not see */
     el_table_free(&table);
-    vision_el_model_init(&model);
-    assert_teaching_taken(&p, &layout, &model);
+    teach_from(&p, &layout, &model);
     assert_int_equal(model.images, 1);
     assert_true(model.type_samples[EL_OASIS_TEMPLE] > 0);
     vision_image_free(&p.frame);
@@ -1164,10 +1166,8 @@ static void test_seeing_teaching_places_a_truth_with_negative_rows(void **state)
     }
     photo p;
     take(&p, &layout, 2, 4);
-    vision_el_model_init(&model);
-    assert_teaching_taken(&p, &layout, &model);
-    vision_el_model_init(&model_shifted);
-    assert_teaching_taken(&p, &shifted, &model_shifted);
+    teach_from(&p, &layout, &model);
+    teach_from(&p, &shifted, &model_shifted);
     assert_memory_equal(&model, &model_shifted, sizeof model);
     vision_image_free(&p.frame);
 }
@@ -1200,8 +1200,7 @@ static void test_seeing_grid_keeps_the_layout_over_a_larger_glare(void **state)
         }
     assert_true(grid.tiles >= layout.tile_count - 2);
     el_table_free(&table);
-    vision_el_model_init(&model);
-    assert_teaching_taken(&p, &layout, &model);
+    teach_from(&p, &layout, &model);
     vision_image_free(&p.frame);
 }
 
