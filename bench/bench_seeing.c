@@ -304,6 +304,28 @@ static int lean_bin(const vision_render_info *info, int tile)
     return bin;
 }
 
+/* How long a shadow one piece casts on the table in the render (mm): under a lamp nearly
+ * overhead, a piece moves its shadow's tip too little to tell; under a low one the shadow leaves
+ * the tile. */
+#define SHADOW_BINS 7
+static const double shadow_bin_low[SHADOW_BINS] = {0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0};
+
+static int shadow_bin(const vision_render_info *info)
+{
+    double shadow = info->piece_height_mm * hypot(info->shadow_per_mm[0], info->shadow_per_mm[1]);
+    int bin = 0;
+    while (bin + 1 < SHADOW_BINS && shadow >= shadow_bin_low[bin + 1])
+        bin++;
+    return bin;
+}
+
+/* Stacks' heights in one bin of a condition (lean_bin, shadow_bin): right, wrong, unknown; read
+ * as no stack; read one piece off. */
+typedef struct height_bin {
+    rwu height;
+    long missed, off_one;
+} height_bin;
+
 /* A stack's height against the truth, by the colour on top (bright pieces and dark ones err
  * differently). */
 enum { HEIGHT_RIGHT, HEIGHT_LOW, HEIGHT_HIGH, HEIGHT_UNKNOWN };
@@ -332,8 +354,8 @@ typedef struct tally {
     rwu top_by_height[VISION_EL_STACK_MAX + 1], height_by_height[VISION_EL_STACK_MAX + 1];
     long height_read[VISION_EL_STACK_MAX + 1][VISION_EL_STACK_MAX + 2]; /* [truth][read; unknown] */
     long height_by_colour[EL_MAX_SEATS][4]; /* [the true top's colour][HEIGHT_RIGHT..] */
-    rwu height_by_lean[LEAN_BINS]; /* by how far one piece moves the stack's image (lean_bin) */
-    long lean_missed[LEAN_BINS], lean_off_one[LEAN_BINS]; /* read as no stack; one piece off */
+    height_bin by_lean[LEAN_BINS];     /* by how far one piece moves the stack's image */
+    height_bin by_shadow[SHADOW_BINS]; /* by how long a shadow one piece casts */
 } tally;
 
 static void rwu_add(rwu *into, const rwu *from)
@@ -341,6 +363,13 @@ static void rwu_add(rwu *into, const rwu *from)
     into->right += from->right;
     into->wrong += from->wrong;
     into->unknown += from->unknown;
+}
+
+static void height_bin_add(height_bin *into, const height_bin *from)
+{
+    rwu_add(&into->height, &from->height);
+    into->missed += from->missed;
+    into->off_one += from->off_one;
 }
 
 static void tally_add(tally *into, const tally *from)
@@ -383,11 +412,10 @@ static void tally_add(tally *into, const tally *from)
     for (int c = 0; c < EL_MAX_SEATS; c++)
         for (int k = 0; k < 4; k++)
             into->height_by_colour[c][k] += from->height_by_colour[c][k];
-    for (int b = 0; b < LEAN_BINS; b++) {
-        rwu_add(&into->height_by_lean[b], &from->height_by_lean[b]);
-        into->lean_missed[b] += from->lean_missed[b];
-        into->lean_off_one[b] += from->lean_off_one[b];
-    }
+    for (int b = 0; b < LEAN_BINS; b++)
+        height_bin_add(&into->by_lean[b], &from->by_lean[b]);
+    for (int b = 0; b < SHADOW_BINS; b++)
+        height_bin_add(&into->by_shadow[b], &from->by_shadow[b]);
 }
 
 typedef enum { RIGHT, WRONG, UNKNOWN } verdict;
@@ -646,10 +674,13 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
             count(&one->top_by_height[t->height], top);
             count(&one->height_by_height[t->height], height);
             if (info) {
-                int bin = lean_bin(info, i);
-                count(&one->height_by_lean[bin], height);
-                one->lean_missed[bin] += s && s->height == 0;
-                one->lean_off_one[bin] += s && s->height > 0 && abs(s->height - t->height) == 1;
+                height_bin *bins[2] = {&one->by_lean[lean_bin(info, i)],
+                                       &one->by_shadow[shadow_bin(info)]};
+                for (int k = 0; k < 2; k++) {
+                    count(&bins[k]->height, height);
+                    bins[k]->missed += s && s->height == 0;
+                    bins[k]->off_one += s && s->height > 0 && abs(s->height - t->height) == 1;
+                }
             }
             int read = !s || s->height == VISION_UNKNOWN || s->height < 0 ||
                                s->height > VISION_EL_STACK_MAX
@@ -1126,23 +1157,24 @@ static void print_heights_by_colour(const tally *all)
     }
 }
 
-static void print_heights_by_lean(const tally *all)
+/* Stacks' heights by one condition's bins, each from lows[b] (the last open-ended). */
+static void print_height_bins(const char *title, const char *unit, const double *lows, int count,
+                              const height_bin *bins)
 {
-    printf("\nstack height by how far one piece moves the stack's image in the photo (near the "
-           "camera's foot a height cannot be seen):\n");
-    printf("  %-10s %7s %9s %8s %8s   %9s %9s\n", "lean (px)", "stacks", "height ok", "wrong",
-           "unknown", "read as 0", "one off");
-    for (int b = 0; b < LEAN_BINS; b++) {
-        const rwu *h = &all->height_by_lean[b];
+    printf("\n%s:\n", title);
+    printf("  %-10s %7s %9s %8s %8s   %9s %9s\n", unit, "stacks", "height ok", "wrong", "unknown",
+           "read as 0", "one off");
+    for (int b = 0; b < count; b++) {
+        const rwu *h = &bins[b].height;
         long n = h->right + h->wrong + h->unknown;
         char name[32];
-        if (b + 1 < LEAN_BINS)
-            snprintf(name, sizeof name, "%.0f-%.0f", lean_bin_low[b], lean_bin_low[b + 1]);
+        if (b + 1 < count)
+            snprintf(name, sizeof name, "%.0f-%.0f", lows[b], lows[b + 1]);
         else
-            snprintf(name, sizeof name, ">= %.0f", lean_bin_low[b]);
+            snprintf(name, sizeof name, ">= %.0f", lows[b]);
         printf("  %-10s %7ld %8.2f%% %7.2f%% %7.2f%%   %8.2f%% %8.2f%%\n", name, n,
                share(h->right, n), share(h->wrong, n), share(h->unknown, n),
-               share(all->lean_missed[b], n), share(all->lean_off_one[b], n));
+               share(bins[b].missed, n), share(bins[b].off_one, n));
     }
 }
 
@@ -1483,7 +1515,12 @@ static int accuracy(const accuracy_options *options)
     print_condition_table(bins);
     print_stack_heights(all);
     print_heights_by_colour(all);
-    print_heights_by_lean(all);
+    print_height_bins("stack height by how far one piece moves the stack's image in the photo "
+                      "(near the camera's foot a height cannot be seen)",
+                      "lean (px)", lean_bin_low, LEAN_BINS, all->by_lean);
+    print_height_bins("stack height by how long a shadow one piece casts on the table (a lamp "
+                      "nearly overhead: too short to tell; a low one: it leaves the tile)",
+                      "shadow mm", shadow_bin_low, SHADOW_BINS, all->by_shadow);
 
     qsort(records, (size_t)done, sizeof *records, compare_records);
     printf("\nworst images read (at most 2 a box; `bench_seeing accuracy --seed %llu --boxes %d "
