@@ -3,7 +3,7 @@
  * registration and recognition are (issue 7's targets; DESIGN.md §5 for the times).
  *
  *   bench_seeing accuracy [--boxes N] [--per-box M] [--seed S] [--hands] [--save DIR]
- *                         [--true-size] [--heights-known]
+ *                         [--true-size] [--heights-known] [--true-light]
  *       N boxes (default 30; box b has box seed S*1000+b and 2, 3 or 4 players by b), each
  *       taught from one render of the teaching layout (calibration_teach_layout) at a scene of
  *       its own (box seed * 1000; when the learner refuses it, as a user would, another at
@@ -28,7 +28,10 @@
  *       does once its committed game shows a table as read), and counts that read: what the
  *       game's heights are worth to the light and the heights at best (the tracker tells the
  *       last table's, of which only the tiles unchanged since count; not issue 7's figures,
- *       which are without the rules' help).
+ *       which are without the rules' help). --true-light tells each read the light the render
+ *       drew and its pieces' true height (vision_el_memory_know_light): what the stacks' fit
+ *       reads with neither to find, the ceiling the light's search and the pieces' height are
+ *       measured under (not issue 7's figures either).
  *   bench_seeing speed [--runs N] [--seed S]
  *       one OpenCV thread: N (default 30) 1080p renders of the largest table of 200 random
  *       4-player games (10x10, about 120 adventurers): median and p95 of registration (target
@@ -893,6 +896,7 @@ typedef struct accuracy_options {
     bool hands;
     bool true_size; /* each model given its box's true adventurer size */
     bool heights_known; /* each image read again once its memory knows the true heights */
+    bool true_light;    /* each read told the render's light and pieces' height */
     const char *save;
 } accuracy_options;
 
@@ -1295,6 +1299,9 @@ static int accuracy(const accuracy_options *options)
                 } else {
                     /* a fresh read (a new memory), kept only to ask which light it found */
                     vision_el_memory *memory = vision_el_memory_new();
+                    if (memory && options->true_light)
+                        vision_el_memory_know_light(memory, info->shadow_per_mm,
+                                                    info->piece_height_mm);
                     t0 = bench_seconds();
                     vision_el_timing timing;
                     status = memory ? vision_el_recognise_again(&frame, &registration, &mat,
@@ -1401,12 +1408,14 @@ static int accuracy(const accuracy_options *options)
     double elapsed = bench_seconds() - started;
 
     const tally *all = &bins[BIN_ALL];
-    printf("expedition-luxor seeing accuracy: %d boxes x %d images (seed %llu%s%s%s), 1920x1080, "
-           "%.0f s\n",
+    printf("expedition-luxor seeing accuracy: %d boxes x %d images (seed %llu%s%s%s%s), "
+           "1920x1080, %.0f s\n",
            options->boxes, options->per_box, (unsigned long long)options->seed,
            options->hands ? ", hands over a third" : "",
            options->true_size ? ", each box's true adventurer size" : "",
-           options->heights_known ? ", read again knowing the heights" : "", elapsed);
+           options->heights_known ? ", read again knowing the heights" : "",
+           options->true_light ? ", each read told the render's light and pieces' height" : "",
+           elapsed);
     printf("  %ld images compared, %ld tiles, %ld stacks; render %.0f ms, registration %.1f ms, "
            "recognition %.1f ms an image on average\n",
            all->images, all->tiles, all->stacks, done ? render_s * 1e3 / done : 0.0,
@@ -1524,11 +1533,12 @@ static int accuracy(const accuracy_options *options)
 
     qsort(records, (size_t)done, sizeof *records, compare_records);
     printf("\nworst images read (at most 2 a box; `bench_seeing accuracy --seed %llu --boxes %d "
-           "--per-box %d%s%s%s --save DIR` writes each failing one with its truth, and its box's "
-           "teaching photo and profile, for the commands shown):\n",
+           "--per-box %d%s%s%s%s --save DIR` writes each failing one with its truth, and its "
+           "box's teaching photo and profile, for the commands shown):\n",
            (unsigned long long)options->seed, options->boxes, options->per_box,
            options->hands ? " --hands" : "", options->true_size ? " --true-size" : "",
-           options->heights_known ? " --heights-known" : "");
+           options->heights_known ? " --heights-known" : "",
+           options->true_light ? " --true-light" : "");
     int shown = 0;
     int *shown_of_box = calloc((size_t)options->boxes, sizeof *shown_of_box);
     for (int i = 0; i < done && shown < WORST_SHOWN && shown_of_box; i++) {
@@ -1901,6 +1911,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: bench_seeing accuracy [--boxes N] [--per-box M] [--seed S] "
                     "[--hands] [--save DIR] [--true-size] [--heights-known]\n"
+                    "                             [--true-light]\n"
                     "       bench_seeing speed [--runs N] [--seed S]\n"
                     "       bench_seeing teaching [--boxes N] [--seed S] [--scene S]\n");
 }
@@ -1953,6 +1964,8 @@ int main(int argc, char **argv)
             options.true_size = true;
         } else if (is_accuracy && strcmp(arg, "--heights-known") == 0) {
             options.heights_known = true;
+        } else if (is_accuracy && strcmp(arg, "--true-light") == 0) {
+            options.true_light = true;
         } else if (is_accuracy && strcmp(arg, "--save") == 0 && next && *next) {
             options.save = next;
             i++;

@@ -791,6 +791,56 @@ static void test_seeing_keeps_the_pieces_height_fitted_with_the_light(void **sta
     vision_image_free(&lit.frame);
 }
 
+/* Told the light and the pieces' height (a bench's ceiling for the stacks' fit), the next read
+ * fits the stacks in them, searching for neither, and keeps them as a light it found: the
+ * light given back per mm of the model's pieces is the render's (vision_el_render_light), the
+ * pieces' height the one told, not the 8% taller the whole fit keeps for this photo (the test
+ * above). The read after it, told nothing, keeps that light; a height of 0 tells nothing. */
+static void test_seeing_a_light_told_is_the_light_read(void **state)
+{
+    (void)state;
+    static vision_el_observation layout, table, seen;
+    static vision_el_model model;
+    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
+    teach_the_layout(&layout, &model);
+    stacked_layout(&layout, 1, 0, &table);
+    for (int i = 0; i < table.tile_count; i++)
+        if (table.tiles[i].height > 0)
+            table.tiles[i].height = 1 + i % 5;
+    photo lit;
+    take_lamp_lit(&lit, &table);
+    vision_el_memory *memory = vision_el_memory_new();
+    assert_non_null(memory);
+    vision_el_timing timing;
+    char error[256];
+    const vision_mat *mat = &lit.config.mat;
+    double drawn[2], light[2], piece;
+    vision_el_render_light(&lit.info, &model, drawn);
+    vision_el_memory_know_light(memory, lit.info.shadow_per_mm, lit.info.piece_height_mm);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(vision_el_recognise_again(&lit.frame, &lit.registration, mat, &model,
+                                                   memory, &seen, &timing, error, sizeof error),
+                         VISION_OK);
+        assert_true(timing.light_kept == (i == 1));
+        assert_true(vision_el_memory_light(memory, light));
+        assert_true(vision_el_memory_piece(memory, &piece));
+        assert_true(fabs(light[0] - drawn[0]) < 1e-9 && fabs(light[1] - drawn[1]) < 1e-9);
+        assert_true(piece == lit.info.piece_height_mm);
+    }
+    vision_el_memory_free(memory);
+
+    memory = vision_el_memory_new(); /* told a height of 0: searched for as untold */
+    assert_non_null(memory);
+    vision_el_memory_know_light(memory, lit.info.shadow_per_mm, 0.0);
+    assert_int_equal(vision_el_recognise_again(&lit.frame, &lit.registration, mat, &model,
+                                               memory, &seen, &timing, error, sizeof error),
+                     VISION_OK);
+    assert_true(vision_el_memory_piece(memory, &piece));
+    assert_true(fabs(piece / model.piece_height_mm - 1.08) < 1e-9);
+    vision_el_memory_free(memory);
+    vision_image_free(&lit.frame);
+}
+
 /* A light found from a few stacks is fitted as found: the whole fit cannot tell it from one
  * half as long with the stacks twice as tall (a shadow is as long), which only the images'
  * lean tells apart, and a few stacks lean too little to. Box 2's teaching photo of the layout
@@ -1887,6 +1937,7 @@ int main(void)
         cmocka_unit_test(test_seeing_a_light_kept_is_found_again_from_more_stacks),
         cmocka_unit_test(test_seeing_a_light_is_found_again_from_the_heights_the_game_knows),
         cmocka_unit_test(test_seeing_keeps_the_pieces_height_fitted_with_the_light),
+        cmocka_unit_test(test_seeing_a_light_told_is_the_light_read),
         cmocka_unit_test(test_seeing_a_light_found_from_a_few_stacks_is_not_refined),
         cmocka_unit_test(test_seeing_a_teaching_photo_reads_back_as_a_first_table),
         cmocka_unit_test(test_seeing_teaching_keeps_the_tops_that_read_back),

@@ -642,6 +642,10 @@ struct vision_el_memory {
     vision_el_known_stack known[VISION_EL_TILES_MAX];
     int known_count;
     bool known_for_next, light_from_game;
+    /* The light and pieces' height told for the next read alone (vision_el_memory_know_light),
+     * kept when the model changes: they are the table's, not the model's. */
+    bool light_told;
+    double told_shadow_per_mm[2], told_piece_mm;
     bool any;                                /* a grid was found */
     el_grid found;                           /* the grid as found */
     int sampled[EL_CELLS_MAX][EL_CELLS_MAX]; /* each cell's patch (-1: none) */
@@ -693,6 +697,16 @@ void vision_el_memory_know_stacks(vision_el_memory *memory, const vision_el_know
         if (stacks[i].height >= 1 && stacks[i].height <= VISION_EL_STACK_MAX)
             memory->known[memory->known_count++] = stacks[i];
     memory->known_for_next = true;
+}
+
+void vision_el_memory_know_light(vision_el_memory *memory, const double shadow_per_mm[2],
+                                 double piece_mm)
+{
+    memory->light_told = piece_mm > 0.0 && isfinite(piece_mm) && isfinite(shadow_per_mm[0]) &&
+                         isfinite(shadow_per_mm[1]);
+    memory->told_shadow_per_mm[0] = shadow_per_mm[0];
+    memory->told_shadow_per_mm[1] = shadow_per_mm[1];
+    memory->told_piece_mm = piece_mm;
 }
 
 static void forget(vision_el_memory *memory)
@@ -1057,7 +1071,19 @@ static vision_status read_stacks(const vision_registration *registration, const 
      * kept, when there is one to keep, is tried first: the stacks fitted in it once, unless
      * their shadows no longer show in it. */
     bool stacked[EL_CELLS_MAX][EL_CELLS_MAX];
-    if (may_keep_light(memory, clock)) {
+    bool told = memory && memory->light_told;
+    if (told) { /* fitted once in the light told: nothing searched, nothing refined */
+        evidence.light_known = true;
+        memcpy(evidence.shadow_per_mm, memory->told_shadow_per_mm,
+               sizeof evidence.shadow_per_mm);
+        piece = memory->told_piece_mm;
+        fit_stacks(&evidence, registration, &grid, patch_of, readings, radius, piece, fits,
+                   stacked);
+        memory->light_known = true;
+        memcpy(memory->shadow_per_mm, evidence.shadow_per_mm, sizeof memory->shadow_per_mm);
+        memory->piece_mm = piece;
+        memory->light_from_game = false;
+    } else if (may_keep_light(memory, clock)) {
         evidence.light_known = true;
         memcpy(evidence.shadow_per_mm, memory->shadow_per_mm, sizeof evidence.shadow_per_mm);
         piece = memory->piece_mm; /* the light was found with its pieces' height */
@@ -1070,7 +1096,7 @@ static vision_status read_stacks(const vision_registration *registration, const 
             piece = model->piece_height_mm;
         }
     }
-    if (!clock->light_kept) {
+    if (!told && !clock->light_kept) {
         fit_stacks(&evidence, registration, &grid, patch_of, readings, radius, piece, fits,
                    stacked);
         el_stack_fit *found = malloc(sizeof(el_stack_fit) * VISION_EL_TILES_MAX);
@@ -1361,6 +1387,8 @@ static vision_status recognise(const vision_image *frame, const vision_registrat
     if (status == VISION_OK)
         status = read_stacks(registration, mat, model, &table, first, read,
                              memory && memory->any ? memory : NULL, light_refined, seen, &clock);
+    if (memory) /* told for this read alone */
+        memory->light_told = false;
     if (read != first)
         free(read);
     free(first);
