@@ -743,6 +743,20 @@ static void test_seeing_a_light_is_found_again_from_the_heights_the_game_knows(v
     vision_image_free(&lit.frame);
 }
 
+/* Box 1's lamp-lit photo of the teaching layout with stacks of 1 to 5 on it (table), and the
+ * model taught from the layout (layout). */
+static void lamp_lit_stacks_of_one_to_five(vision_el_observation *layout, vision_el_model *model,
+                                           vision_el_observation *table, photo *lit)
+{
+    assert_int_equal(calibration_teach_layout(colours, 4, layout), VISION_OK);
+    teach_the_layout(layout, model);
+    stacked_layout(layout, 1, 0, table);
+    for (int i = 0; i < table->tile_count; i++)
+        if (table->tiles[i].height > 0)
+            table->tiles[i].height = 1 + i % 5;
+    take_lamp_lit(lit, table);
+}
+
 /* A box's adventurers are 8 to 10 mm tall, and the model's are the game's 9 mm: once the light
  * is found, the whole fit tries them 8% shorter and taller too, and keeps the height whose fit
  * scores best with its light (which of them reads an image's heights best, the bench measures:
@@ -755,14 +769,8 @@ static void test_seeing_keeps_the_pieces_height_fitted_with_the_light(void **sta
     (void)state;
     static vision_el_observation layout, table, first, again;
     static vision_el_model model;
-    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
-    teach_the_layout(&layout, &model);
-    stacked_layout(&layout, 1, 0, &table);
-    for (int i = 0; i < table.tile_count; i++)
-        if (table.tiles[i].height > 0)
-            table.tiles[i].height = 1 + i % 5;
     photo lit;
-    take_lamp_lit(&lit, &table);
+    lamp_lit_stacks_of_one_to_five(&layout, &model, &table, &lit);
     vision_el_memory *memory = vision_el_memory_new();
     assert_non_null(memory);
     vision_el_timing timing;
@@ -801,14 +809,8 @@ static void test_seeing_a_light_told_is_the_light_read(void **state)
     (void)state;
     static vision_el_observation layout, table, seen;
     static vision_el_model model;
-    assert_int_equal(calibration_teach_layout(colours, 4, &layout), VISION_OK);
-    teach_the_layout(&layout, &model);
-    stacked_layout(&layout, 1, 0, &table);
-    for (int i = 0; i < table.tile_count; i++)
-        if (table.tiles[i].height > 0)
-            table.tiles[i].height = 1 + i % 5;
     photo lit;
-    take_lamp_lit(&lit, &table);
+    lamp_lit_stacks_of_one_to_five(&layout, &model, &table, &lit);
     vision_el_memory *memory = vision_el_memory_new();
     assert_non_null(memory);
     vision_el_timing timing;
