@@ -1039,6 +1039,17 @@ static bool shadows_still_tell(const el_grid *grid, bool stacked[EL_CELLS_MAX][E
  * their first reading, read itself unless a glare was taken off since). memory (may be NULL)
  * gives the light to fit the stacks in when may_keep_light says so and the shadows still tell
  * it, and the stacks the game knows to find it from, and keeps the light found. */
+/* The light the stacks were fitted in (known false: none) and the pieces' height, kept for
+ * the next read; from_game: searched for with heights the game knew. */
+static void keep_light(vision_el_memory *memory, bool known, const double shadow_per_mm[2],
+                       double piece, bool from_game)
+{
+    memory->light_known = known;
+    memcpy(memory->shadow_per_mm, shadow_per_mm, sizeof memory->shadow_per_mm);
+    memory->piece_mm = piece;
+    memory->light_from_game = from_game;
+}
+
 static vision_status read_stacks(const vision_registration *registration, const vision_mat *mat,
                                  const vision_el_model *model, const el_table *table_seen,
                                  const tiles_read *first, tiles_read *read,
@@ -1079,10 +1090,7 @@ static vision_status read_stacks(const vision_registration *registration, const 
         piece = memory->told_piece_mm;
         fit_stacks(&evidence, registration, &grid, patch_of, readings, radius, piece, fits,
                    stacked);
-        memory->light_known = true;
-        memcpy(memory->shadow_per_mm, evidence.shadow_per_mm, sizeof memory->shadow_per_mm);
-        memory->piece_mm = piece;
-        memory->light_from_game = false;
+        keep_light(memory, true, evidence.shadow_per_mm, piece, false);
     } else if (may_keep_light(memory, clock)) {
         evidence.light_known = true;
         memcpy(evidence.shadow_per_mm, memory->shadow_per_mm, sizeof evidence.shadow_per_mm);
@@ -1123,10 +1131,8 @@ static vision_status read_stacks(const vision_registration *registration, const 
             status = fit_in_light(&evidence, registration, &grid, patch_of, readings, radius,
                                   &piece, refine, fits, stacked);
         if (memory) { /* a read that failed leaves no light to keep */
-            memory->light_known = evidence.light_known && status == VISION_OK;
-            memcpy(memory->shadow_per_mm, evidence.shadow_per_mm, sizeof memory->shadow_per_mm);
-            memory->piece_mm = piece;
-            memory->light_from_game = known_count > 0;
+            keep_light(memory, evidence.light_known && status == VISION_OK,
+                       evidence.shadow_per_mm, piece, known_count > 0);
         }
     }
     el_evidence_free(&evidence);

@@ -555,12 +555,13 @@ void vision_el_memory_know_stacks(vision_el_memory *memory, const vision_el_know
                                   int count);
 
 /*
- * The light and the pieces' height of the table the next read sees, told (a bench measuring
- * what the stacks' fit alone reads, with the render's light: vision_el_render_light gives it
- * per mm of the model's pieces, piece_mm then the model's piece_height_mm): that read fits the
- * stacks once in them, searching for no light and trying no other pieces' height, and keeps
- * them as it keeps a light it found (vision_el_memory_light, vision_el_memory_piece). For the
- * next read alone; a piece_mm not above 0, or anything not finite, tells nothing.
+ * The light and the pieces' height of the table the next read sees, told: shadow_per_mm per
+ * mm of height, piece_mm the height of one piece (a render's info->shadow_per_mm and
+ * piece_height_mm, for a bench measuring what the stacks' fit reads with neither to find).
+ * That read fits the stacks once in them, searching for no light and trying no other pieces'
+ * height, and keeps them as it keeps a light it found (vision_el_memory_light,
+ * vision_el_memory_piece). For the next read alone; a piece_mm not above 0, or anything not
+ * finite, tells nothing.
  */
 void vision_el_memory_know_light(vision_el_memory *memory, const double shadow_per_mm[2],
                                  double piece_mm);
