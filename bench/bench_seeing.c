@@ -15,8 +15,8 @@
  *       in half the images), which the renderer does not report. Reports the shares right,
  *       wrong and unknown against issue 7's targets, the same per condition (tilt, camera
  *       height, light colour and elevation, glare, hands, stack height, and for heights how far
- *       one piece moves a stack's image in the photo), how often a confident
- *       element is wrong, and the worst images with the commands that reproduce them. --hands
+ *       one piece moves a stack's image in the photo), the tile types most often read as
+ *       another, how often a confident element is wrong, and the worst images with the commands that reproduce them. --hands
  *       puts 1-2 hands over every third image. --save DIR writes each failing image (at most
  *       SAVE_MAX, and every one registration or recognition refused beyond) with its truth,
  *       what was seen and the commands that draw and read it again (-commands.txt: the
@@ -31,7 +31,8 @@
  *       which are without the rules' help). --true-light tells each read the light the render
  *       drew and its pieces' true height (vision_el_memory_know_light): what the stacks' fit
  *       reads with neither to find, the ceiling the light's search and the pieces' height are
- *       measured under (not issue 7's figures either).
+ *       measured under (not issue 7's figures either; not with --heights-known, whose second
+ *       read searches for the light).
  *   bench_seeing speed [--runs N] [--seed S]
  *       one OpenCV thread: N (default 30) 1080p renders of the largest table of 200 random
  *       4-player games (10x10, about 120 adventurers): median and p95 of registration (target
@@ -75,6 +76,9 @@
 #define SAVE_MAX 100     /* failing images written by --save at most */
 #define WHAT_MAX 480
 #define SURE_WRONG_SHOWN 40 /* images whose confident but wrong elements are listed */
+#define CONFUSIONS_SHOWN 8  /* the tile types most often read as another, listed */
+#define UNSURE_TYPE 0.05f   /* a type read with less confidence than this is unknown in all but
+                               name */
 
 static const char *const player_colours[EL_MAX_SEATS] = {"orange", "black", "grey", "yellow"};
 
@@ -359,6 +363,8 @@ typedef struct tally {
     long height_by_colour[EL_MAX_SEATS][4]; /* [the true top's colour][HEIGHT_RIGHT..] */
     height_bin by_lean[LEAN_BINS];     /* by how far one piece moves the stack's image */
     height_bin by_shadow[SHADOW_BINS]; /* by how long a shadow one piece casts */
+    /* tiles typed wrong: [truth][read], and of them read with confidence under UNSURE_TYPE */
+    long type_confused[EL_TILE_TYPES][EL_TILE_TYPES][2];
 } tally;
 
 static void rwu_add(rwu *into, const rwu *from)
@@ -419,6 +425,10 @@ static void tally_add(tally *into, const tally *from)
         height_bin_add(&into->by_lean[b], &from->by_lean[b]);
     for (int b = 0; b < SHADOW_BINS; b++)
         height_bin_add(&into->by_shadow[b], &from->by_shadow[b]);
+    for (int t = 0; t < EL_TILE_TYPES; t++)
+        for (int r = 0; r < EL_TILE_TYPES; r++)
+            for (int k = 0; k < 2; k++)
+                into->type_confused[t][r][k] += from->type_confused[t][r][k];
 }
 
 typedef enum { RIGHT, WRONG, UNKNOWN } verdict;
@@ -629,6 +639,9 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
                        : s->type == t->type            ? RIGHT
                                                        : WRONG;
         count(&one->type, type);
+        if (type == WRONG && t->type >= 0 && t->type < EL_TILE_TYPES && s->type >= 0 &&
+            s->type < EL_TILE_TYPES)
+            one->type_confused[t->type][s->type][s->confidence[VISION_EL_TYPE] < UNSURE_TYPE]++;
         if (s) {
             if (claim(one, VISION_EL_TYPE, type, s->confidence))
                 note(sure_wrong, "r%dc%d %s read %s (%.2f)", t->row, t->col, type_name(t->type),
@@ -1161,6 +1174,39 @@ static void print_heights_by_colour(const tally *all)
     }
 }
 
+/* The tile types most often read as another, with how many of those were read unsure. */
+static void print_type_confusions(const tally *all)
+{
+    long wrong = 0, unsure = 0;
+    for (int t = 0; t < EL_TILE_TYPES; t++)
+        for (int r = 0; r < EL_TILE_TYPES; r++) {
+            wrong += all->type_confused[t][r][0] + all->type_confused[t][r][1];
+            unsure += all->type_confused[t][r][1];
+        }
+    printf("\ntile types read as another: %ld, %ld of them with confidence under %.2f; most "
+           "often:\n",
+           wrong, unsure, (double)UNSURE_TYPE);
+    bool shown[EL_TILE_TYPES][EL_TILE_TYPES] = {{false}};
+    for (int k = 0; k < CONFUSIONS_SHOWN; k++) {
+        int best_t = -1, best_r = -1;
+        long best = 0;
+        for (int t = 0; t < EL_TILE_TYPES; t++)
+            for (int r = 0; r < EL_TILE_TYPES; r++) {
+                long n = all->type_confused[t][r][0] + all->type_confused[t][r][1];
+                if (!shown[t][r] && n > best) {
+                    best = n;
+                    best_t = t;
+                    best_r = r;
+                }
+            }
+        if (best_t < 0)
+            break;
+        shown[best_t][best_r] = true;
+        printf("  %-14s read %-14s %5ld (%ld unsure)\n", type_name(best_t), type_name(best_r),
+               best, all->type_confused[best_t][best_r][1]);
+    }
+}
+
 /* Stacks' heights by one condition's bins, each from lows[b] (the last open-ended). */
 static void print_height_bins(const char *title, const char *unit, const double *lows, int count,
                               const height_bin *bins)
@@ -1524,6 +1570,7 @@ static int accuracy(const accuracy_options *options)
     print_condition_table(bins);
     print_stack_heights(all);
     print_heights_by_colour(all);
+    print_type_confusions(all);
     print_height_bins("stack height by how far one piece moves the stack's image in the photo "
                       "(near the camera's foot a height cannot be seen)",
                       "lean (px)", lean_bin_low, LEAN_BINS, all->by_lean);
@@ -1983,6 +2030,11 @@ int main(int argc, char **argv)
             usage();
             return 2;
         }
+    }
+    if (options.true_light && options.heights_known) {
+        fprintf(stderr, "bench_seeing: --true-light and --heights-known measure different reads "
+                        "(a light told, or one searched for from the heights): give one\n");
+        return 2;
     }
     if (is_teaching)
         return teaching(options.boxes, options.seed, (uint64_t)scene);
