@@ -255,13 +255,17 @@ typedef struct capsule {
     double from[2], to[2]; /* the foot's and the top's disc centres */
     double from_radius, to_radius;
     bool band;             /* false when one disc holds the other */
-    double corner[4][2];   /* the band between the discs' outer tangents, a quadrilateral */
+    /* The band between the discs' outer tangents: tangent i runs over rows [low[i], high[i]],
+     * at x = x0[i] + (y - low[i]) * slope[i] (from x0[i] to x1[i] when it lies along a row).
+     * The band's other two sides are chords of the discs and widen no row beyond them. */
+    double low[2], high[2], x0[2], x1[2], slope[2];
 } capsule;
 
 static capsule capsule_make(const double from[2], double from_radius, const double to[2],
                             double to_radius)
 {
-    capsule c = {{from[0], from[1]}, {to[0], to[1]}, from_radius, to_radius, false, {{0}}};
+    capsule c = {{from[0], from[1]}, {to[0], to[1]}, from_radius, to_radius, false,
+                 {0}, {0}, {0}, {0}, {0}};
     double ux = to[0] - from[0], uy = to[1] - from[1], d = hypot(ux, uy);
     c.band = d > fabs(from_radius - to_radius) + 1e-9;
     if (!c.band)
@@ -270,16 +274,22 @@ static capsule capsule_make(const double from[2], double from_radius, const doub
     uy /= d;
     /* An outer tangent's normal m has m.u = (r0 - r1) / d; it touches each disc at its
      * centre + radius m. */
-    const double *centre[2] = {from, to}, radius[2] = {from_radius, to_radius};
     double a = (from_radius - to_radius) / d, b = sqrt(1.0 - a * a);
     for (int side = 0; side < 2; side++) {
         double sign = side ? -1.0 : 1.0;
         double mx = a * ux - sign * b * uy, my = a * uy + sign * b * ux;
-        for (int i = 0; i < 2; i++) {
-            double *p = c.corner[side ? 3 - i : i];
-            p[0] = centre[i][0] + radius[i] * mx;
-            p[1] = centre[i][1] + radius[i] * my;
+        double p[2] = {from[0] + from_radius * mx, from[1] + from_radius * my};
+        double q[2] = {to[0] + to_radius * mx, to[1] + to_radius * my};
+        if (p[1] > q[1]) { /* from its lower row */
+            double t[2] = {p[0], p[1]};
+            memcpy(p, q, sizeof p);
+            memcpy(q, t, sizeof q);
         }
+        c.low[side] = p[1];
+        c.high[side] = q[1];
+        c.x0[side] = p[0];
+        c.x1[side] = q[0];
+        c.slope[side] = q[1] > p[1] ? (q[0] - p[0]) / (q[1] - p[1]) : 0.0;
     }
     return c;
 }
@@ -322,16 +332,15 @@ static bool capsule_row(const capsule *c, int y, int width, int *from, int *to)
             high = b > high ? b : high;
         }
     }
-    for (int i = 0; c->band && i < 4; i++) {
-        const double *p = c->corner[i], *q = c->corner[(i + 1) % 4];
-        if ((p[1] - line) * (q[1] - line) > 0.0)
+    for (int i = 0; c->band && i < 2; i++) {
+        if (line < c->low[i] || line > c->high[i])
             continue;
         double a, b;
-        if (p[1] == q[1]) { /* the edge lies on the row */
-            a = p[0] < q[0] ? p[0] : q[0];
-            b = p[0] < q[0] ? q[0] : p[0];
+        if (c->low[i] == c->high[i]) { /* the tangent lies along the row */
+            a = c->x0[i] < c->x1[i] ? c->x0[i] : c->x1[i];
+            b = c->x0[i] < c->x1[i] ? c->x1[i] : c->x0[i];
         } else {
-            a = b = p[0] + (line - p[1]) / (q[1] - p[1]) * (q[0] - p[0]);
+            a = b = c->x0[i] + (line - c->low[i]) * c->slope[i];
         }
         low = a < low ? a : low;
         high = b > high ? b : high;
