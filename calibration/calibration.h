@@ -45,8 +45,9 @@ vision_status calibration_teach_layout(const char *const *colours, int colour_co
 
 /* ---- the profile ---- */
 
-#define CALIBRATION_PROFILE_FORMAT 2 /* written to every profile; newer ones are refused; 2 added
-                                        the tokens' palettes, format 1 is still read */
+#define CALIBRATION_PROFILE_FORMAT 3 /* written to every profile; newer ones are refused; 2 added
+                                        the tokens' palettes, 3 the share of a tile its art
+                                        covers; formats 1 and 2 are still read */
 #define CALIBRATION_GAME_MAX 32
 
 /* Everything a table and a box need before a camera can read them. Pointer-free. */

@@ -2,12 +2,14 @@
  * The profile file: OpenCV FileStorage YAML (through the geometry shim), written whole or not at
  * all, read back with every value checked.
  *
- *   format: 2 (format 1, without the tokens' palettes, is read too)
+ *   format: 3 (format 2, whose art covers 0.84 of a tile's side, and format 1, without the
+ *             tokens' palettes either, are read too)
  *   game: "expedition-luxor"
  *   camera: { known, width, height, fx, fy, cx, cy, distortion: 1x5 }
  *   mat: { marker_mm, width_mm, height_mm, tile_mm }
  *   expedition_luxor: { images, piece_diameter_mm, piece_height_mm, mat_colour: 1x3,
- *                       type_samples: 1xT, type_art: (T*24)x24 of 3, colours: [names],
+ *                       type_samples: 1xT, type_art: (T*24)x24 of 3, art_span,
+ *                       colours: [names],
  *                       colour_samples: 1x8, colour_mean: 8x3, colour_spread: 8x3,
  *                       token_samples: 1xK, token_mean: Kx3, token_spread: Kx3,
  *                       token_palette: (K*P)x3, token_palette_share: KxP }
@@ -31,6 +33,7 @@
 #define PROFILE_SIZE_MAX (64u << 20) /* bytes: a profile is well under 1 MB */
 #define COLOUR_LIMIT 10.0            /* balanced colours lie near 0..1; beyond this is damage */
 #define ART_ROWS(types) ((types) * VISION_EL_PATCH)
+#define FORMAT_2_ART_SPAN 0.84       /* the share of a tile's side art was learnt over before 3 */
 
 void calibration_profile_init(calibration_profile *profile, const char *game)
 {
@@ -131,6 +134,9 @@ static const char *profile_problem(const calibration_profile *profile, char *pro
     if (!floats_within(&el->type_art[0][0][0][0], sizeof el->type_art / sizeof(float),
                        -COLOUR_LIMIT, COLOUR_LIMIT))
         return PROBLEM("expedition_luxor/type_art: a colour out of range");
+    if (!within(el->art_span, 0.5, 1.0))
+        return PROBLEM("expedition_luxor/art_span: %g out of range (0.5 to 1 of a tile's side)",
+                       el->art_span);
     if (el->colour_count < 0 || el->colour_count > VISION_COLOURS_MAX)
         return PROBLEM("expedition_luxor/colours: %d colours (at most %d)", el->colour_count,
                        VISION_COLOURS_MAX);
@@ -205,6 +211,7 @@ static vision_status write_document(const calibration_profile *profile, char **t
                          el->type_samples);
     cv_geom_write_matrix(writer, "type_art", ART_ROWS(EL_TILE_TYPES), VISION_EL_PATCH, 3,
                          CV_GEOM_FLOAT, el->type_art);
+    cv_geom_write_real(writer, "art_span", el->art_span);
     cv_geom_write_strings(writer, "colours", el->colour_count, el->colours[0],
                           sizeof el->colours[0]);
     cv_geom_write_matrix(writer, "colour_samples", 1, VISION_COLOURS_MAX, 1, CV_GEOM_INT,
@@ -439,6 +446,10 @@ vision_status calibration_profile_load(const char *path, calibration_profile *pr
                              CV_GEOM_INT, el->type_samples));
     READ(cv_geom_read_matrix(reader, "expedition_luxor/type_art", ART_ROWS(EL_TILE_TYPES),
                              VISION_EL_PATCH, 3, CV_GEOM_FLOAT, el->type_art));
+    /* the art of a profile before format 3 was learnt over less of the tile: it is read so */
+    el->art_span = FORMAT_2_ART_SPAN;
+    if (format >= 3)
+        READ(cv_geom_read_real(reader, "expedition_luxor/art_span", &el->art_span));
     READ(cv_geom_read_strings(reader, "expedition_luxor/colours", VISION_COLOURS_MAX,
                               el->colours[0], sizeof el->colours[0], &el->colour_count));
     READ(cv_geom_read_matrix(reader, "expedition_luxor/colour_samples", 1, VISION_COLOURS_MAX,

@@ -44,6 +44,7 @@ static void full_profile(calibration_profile *profile)
     el->images = 3;
     el->piece_diameter_mm = 14.25;
     el->piece_height_mm = 17.125;
+    el->art_span = 0.875;
     for (int c = 0; c < 3; c++)
         el->mat_colour[c] = random_float(-0.2f, 1.2f);
     for (int t = 0; t < EL_TILE_TYPES; t++) {
@@ -137,10 +138,53 @@ static void test_calibration_profile_round_trip_is_exact(void **state)
     assert_memory_equal(&read->mat, &written->mat, sizeof written->mat);
     size_t size;
     char *text = test_read_file(path, &size);
-    assert_non_null(strstr(text, "format: 2"));
+    assert_non_null(strstr(text, "format: 3"));
     assert_non_null(strstr(text, "marker_mm"));
     free(text);
     assert_int_equal(test_folder_entries(folder), 1);
+    free(written);
+    free(read);
+    test_remove_tree(folder);
+    free(path);
+    free(folder);
+}
+
+/* A profile of format 2 (before art_span) is still read: its tiles' art was learnt over 0.84
+ * of a tile's side, and is read so; any save writes it as the format of today. */
+static void test_calibration_profile_reads_format_2(void **state)
+{
+    (void)state;
+    char *folder = test_make_folder();
+    char *path = test_path(folder, "old.yml");
+    calibration_profile *written, *read;
+    save_full_profile(path, &written, &read);
+    char error[512] = "";
+    size_t size;
+    char *text = test_read_file(path, &size);
+    char *at = strstr(text, "format: 3");
+    assert_non_null(at);
+    at[strlen("format: ")] = '2';
+    char *line = strstr(text, "art_span:"), *end = line ? strchr(line, '\n') : NULL;
+    assert_non_null(end);
+    while (line > text && line[-1] == ' ') /* the whole line, its indent too */
+        line--;
+    memmove(line, end + 1, size - (size_t)(end + 1 - text) + 1);
+    test_write_file(path, text, strlen(text));
+    if (calibration_profile_load(path, read, error, sizeof error) != VISION_OK)
+        fail_msg("%s", error);
+    assert_int_equal(read->format, CALIBRATION_PROFILE_FORMAT);
+    assert_true(read->el.art_span == 0.84);
+    assert_memory_equal(read->el.type_art, written->el.type_art, sizeof written->el.type_art);
+    assert_memory_equal(read->el.token_palette, written->el.token_palette,
+                        sizeof written->el.token_palette);
+    assert_int_equal(calibration_profile_save(path, read, error, sizeof error), VISION_OK);
+    free(text);
+    text = test_read_file(path, &size);
+    assert_non_null(strstr(text, "format: 3"));
+    assert_non_null(strstr(text, "art_span:"));
+    free(text);
+    assert_int_equal(calibration_profile_load(path, read, error, sizeof error), VISION_OK);
+    assert_true(read->el.art_span == 0.84);
     free(written);
     free(read);
     test_remove_tree(folder);
@@ -160,13 +204,14 @@ static void test_calibration_profile_reads_format_1(void **state)
     char error[512] = "";
     size_t size;
     char *text = test_read_file(path, &size);
-    char *at = strstr(text, "format: 2");
+    char *at = strstr(text, "format: 3");
     assert_non_null(at);
     at[strlen("format: ")] = '1';
     test_write_file(path, text, size);
     if (calibration_profile_load(path, read, error, sizeof error) != VISION_OK)
         fail_msg("%s", error);
     assert_int_equal(read->format, CALIBRATION_PROFILE_FORMAT);
+    assert_true(read->el.art_span == 0.84); /* its art was learnt over 0.84 of a tile */
     assert_memory_equal(read->el.token_mean, written->el.token_mean, sizeof written->el.token_mean);
     for (int k = 0; k < EL_TOKEN_TYPES; k++)
         for (int j = 0; j < VISION_EL_TOKEN_PALETTE; j++)
@@ -174,7 +219,7 @@ static void test_calibration_profile_reads_format_1(void **state)
     assert_int_equal(calibration_profile_save(path, read, error, sizeof error), VISION_OK);
     free(text);
     text = test_read_file(path, &size);
-    assert_non_null(strstr(text, "format: 2"));
+    assert_non_null(strstr(text, "format: 3"));
     free(text);
     free(written);
     free(read);
@@ -223,10 +268,12 @@ static void test_calibration_profile_load_refuses_with_one_clear_line(void **sta
 {
     (void)state;
     char *folder = test_make_folder();
-    expect_refused_edit(folder, "format: 2", "format: 3",
-                        "written by a newer tablescribe (format 3); this one reads format 2");
-    expect_refused_edit(folder, "format: 2", "format: 0", "not a profile");
-    expect_refused_edit(folder, "format: 2", "formats: 2", "not a profile (no format number");
+    expect_refused_edit(folder, "format: 3", "format: 4",
+                        "written by a newer tablescribe (format 4); this one reads format 3");
+    expect_refused_edit(folder, "format: 3", "format: 0", "not a profile");
+    expect_refused_edit(folder, "format: 3", "formats: 3", "not a profile (no format number");
+    expect_refused_edit(folder, "art_span: 9.", "art_span: 1.", "expedition_luxor/art_span");
+    expect_refused_edit(folder, "art_span:", "art_spans:", "expedition_luxor/art_span: missing");
     expect_refused_edit(folder, "marker_mm: 40.", "marker_mm: -40.", "mat/marker_mm");
     expect_refused_edit(folder, "tile_mm: 40.", "tile_mm: .nan", "mat/tile_mm");
     expect_refused_edit(folder, "known: 0", "known: 7", "camera/known");
@@ -390,6 +437,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_calibration_profile_init_is_the_defaults),
         cmocka_unit_test(test_calibration_profile_round_trip_is_exact),
+        cmocka_unit_test(test_calibration_profile_reads_format_2),
         cmocka_unit_test(test_calibration_profile_reads_format_1),
         cmocka_unit_test(test_calibration_profile_load_refuses_with_one_clear_line),
         cmocka_unit_test(test_calibration_profile_load_survives_damaged_files),

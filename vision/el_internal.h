@@ -17,7 +17,6 @@
 
 #define PI 3.14159265358979323846
 #define EL_PATCH VISION_EL_PATCH
-#define EL_PATCH_SPAN 0.84 /* the share of a tile's side the patch covers: clear of its edges */
 #define EL_CELLS_MAX 40    /* grid cells searched along each axis */
 #define EL_CELL_COVERED 0.3 /* a cell this much unlike the mat may hold a tile */
 
@@ -134,12 +133,13 @@ typedef struct el_patch {
 
 /* A tile's art, upright as the grid lies, from the mat seen from above (which smooths it to a
  * millimetre, so that a tile lying a little off the grid still matches). */
-void el_patch_sample(const el_table *table, const el_grid *grid, const vision_mat *mat, int row,
-                     int col, el_patch *patch);
+void el_patch_sample(const el_table *table, const el_grid *grid, const vision_mat *mat,
+                     double span, int row, int col, el_patch *patch);
 
 /* The same, centred shift_mm (along the grid's u and v) off the cell's centre. */
 void el_patch_sample_at(const el_table *table, const el_grid *grid, const vision_mat *mat,
-                        int row, int col, const double shift_mm[2], el_patch *patch);
+                        double span, int row, int col, const double shift_mm[2],
+                        el_patch *patch);
 
 /* The art turned by quarter turns (clockwise): the colour at (x, y) of the turned art. */
 const float *el_patch_turned(const el_patch *patch, int quarter_turns, int x, int y);
@@ -227,7 +227,7 @@ typedef struct el_tile_views {
 } el_tile_views;
 
 void el_tile_views_sample(const el_table *table, const el_grid *grid, const vision_mat *mat,
-                          int row, int col, const vision_el_model *pieces,
+                          double span, int row, int col, const vision_el_model *pieces,
                           el_tile_views *views);
 
 /* How far the nearest of the views is from an art (el_planes_distance, with the views' masks);
@@ -239,6 +239,7 @@ double el_tile_distance(const el_tile_views *views, const el_art_turns *art, el_
 typedef struct el_scenery {
     const el_grid *grid;
     const vision_mat *mat;
+    double span; /* the share of a tile's side its art covers (vision_el_model's art_span) */
     const el_patch *art[EL_CELLS_MAX][EL_CELLS_MAX]; /* NULL: mat or unknown */
     el_match match[EL_CELLS_MAX][EL_CELLS_MAX];
     float mat_colour[3];

@@ -14,6 +14,7 @@ void vision_el_model_init(vision_el_model *model)
     memset(model, 0, sizeof *model);
     model->piece_diameter_mm = VISION_EL_PIECE_DIAMETER_MM;
     model->piece_height_mm = VISION_EL_PIECE_HEIGHT_MM;
+    model->art_span = VISION_EL_ART_SPAN;
 }
 
 /* Adds a colour sample to a mean and spread of count samples (Welford, population). */
@@ -39,12 +40,12 @@ static void learn_art(vision_el_model *model, int type, const el_table *table, c
     if (n > 0) { /* how the learnt art looks here */
         el_tile_views views;
         el_art_turns turns;
-        el_tile_views_sample(table, grid, mat, row, col, NULL, &views);
+        el_tile_views_sample(table, grid, mat, model->art_span, row, col, NULL, &views);
         el_art_turns_of(el_model_art(model, type), &turns);
         el_tile_distance(&views, &turns, &match);
     }
     el_patch sample;
-    el_patch_sample_at(table, grid, mat, row, col, match.shift_mm, &sample);
+    el_patch_sample_at(table, grid, mat, model->art_span, row, col, match.shift_mm, &sample);
     const el_patch *patch = &sample;
     el_patch *art = (el_patch *)(void *)model->type_art[type];
     for (int y = 0; y < EL_PATCH; y++)
@@ -386,6 +387,11 @@ static vision_status learn(const vision_registration *registration, const vision
     memset(&scenery, 0, sizeof scenery);
     scenery.grid = &grid;
     scenery.mat = mat;
+    scenery.span = learnt.art_span;
+    /* Teaching first judges the stacks by what is unlike the art alone, and the art's outer
+     * ring, where the tile's edge blurs into the gap, is unlike what the photo shows there:
+     * without it a bare tile's edge passes for a stack (a recognition asks whether a colour is
+     * a piece's, and reads the art to its edge). */
     memcpy(scenery.mat_colour, mat_colour, sizeof scenery.mat_colour);
     for (int i = 0; i < truth->tile_count; i++) {
         const vision_el_tile *t = &truth->tiles[i];
@@ -394,7 +400,7 @@ static vision_status learn(const vision_registration *registration, const vision
             continue;
         el_tile_views views;
         el_art_turns turns;
-        el_tile_views_sample(&table, &grid, mat, r, c, NULL, &views);
+        el_tile_views_sample(&table, &grid, mat, learnt.art_span, r, c, NULL, &views);
         el_art_turns_of(el_model_art(&learnt, t->type), &turns);
         el_tile_distance(&views, &turns, &scenery.match[r][c]);
         scenery.art[r][c] = el_model_art(&learnt, t->type);
@@ -473,7 +479,8 @@ static vision_status learn(const vision_registration *registration, const vision
         if ((t->token != EL_BOAT && t->token != EL_SNAKES) || !scenery.art[r][c])
             continue;
         el_patch patch;
-        el_patch_sample_at(&table, &grid, mat, r, c, scenery.match[r][c].shift_mm, &patch);
+        el_patch_sample_at(&table, &grid, mat, learnt.art_span, r, c, scenery.match[r][c].shift_mm,
+                           &patch);
         float unlike[EL_PATCH * EL_PATCH][3];
         int count = el_unlike_art(&patch, scenery.art[r][c], &scenery.match[r][c], unlike);
         for (int k = 0; k < count; k++) {

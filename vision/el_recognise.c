@@ -169,7 +169,8 @@ static void read_type(type_reader *reader, const el_patch *patch, const el_table
      * looks like a piece left out, unless the nearest fits as it is. */
     int again = match[order[0]].outliers < 0.01 ? 0 : (count < READ_AGAIN ? count : READ_AGAIN);
     if (again > 0) {
-        el_tile_views_sample(table, grid, mat, row, col, reader->model, &reader->views);
+        el_tile_views_sample(table, grid, mat, reader->model->art_span, row, col, reader->model,
+                             &reader->views);
         for (int i = 0; i < again; i++)
             distance[order[i]] =
                 el_tile_distance(&reader->views, &reader->arts[order[i]], &match[order[i]]);
@@ -219,7 +220,8 @@ static bool hidden(const vision_el_model *model, const el_table *table, const el
                    const vision_mat *mat, int row, int col, const cell_reading *reading)
 {
     el_patch patch;
-    el_patch_sample_at(table, grid, mat, row, col, reading->match.shift_mm, &patch);
+    el_patch_sample_at(table, grid, mat, model->art_span, row, col, reading->match.shift_mm,
+                       &patch);
     return unexplained_share(model, &patch, el_model_art(model, reading->type),
                              &reading->match) > HIDDEN_SHARE;
 }
@@ -770,7 +772,7 @@ static void remember(const vision_el_model *model, const tiles_read *read,
  * the first look, whose match decides whether the nearest are looked at again; matched against
  * them alone, the same patch reads as matched against every art. */
 static bool recall(const vision_el_memory *memory, const el_table *table, const el_grid *grid,
-                   const vision_mat *mat, int r, int c, int types[3], int *count)
+                   const vision_mat *mat, double span, int r, int c, int types[3], int *count)
 {
     const el_grid *then = &memory->found;
     double x, y, u, v;
@@ -781,7 +783,7 @@ static bool recall(const vision_el_memory *memory, const el_table *table, const 
         memory->sampled[row][col] < 0 || hypot(u, v) * then->pitch_mm > RECALL_MM)
         return false;
     el_patch now;
-    el_patch_sample(table, then, mat, row, col, &now);
+    el_patch_sample(table, then, mat, span, row, col, &now);
     const float *a = &memory->patches[memory->sampled[row][col]].colour[0][0][0];
     const float *b = &now.colour[0][0][0];
     float most = 0.0f;
@@ -887,6 +889,7 @@ static vision_status read_tiles(const vision_mat *mat, const vision_el_model *mo
     el_scenery *scenery = &read->scenery;
     scenery->grid = grid;
     scenery->mat = mat;
+    scenery->span = model->art_span;
     memcpy(scenery->mat_colour, model->mat_colour, sizeof scenery->mat_colour);
     cell_reading (*readings)[EL_CELLS_MAX] = read->readings;
     el_patch *patches = read->patches;
@@ -907,11 +910,12 @@ static vision_status read_tiles(const vision_mat *mat, const vision_el_model *mo
                 patches[tiles] = before->patches[before->sampled[r][c]];
                 readings[r][c] = before->readings[r][c];
             } else {
-                el_patch_sample(&table, grid, mat, r, c, &patches[tiles]);
+                el_patch_sample(&table, grid, mat, model->art_span, r, c, &patches[tiles]);
                 /* a tile that looks as the last read saw it is matched against the arts that
                  * decided its reading then, not every art */
                 int recalled[3], count = 0;
-                bool kept = memory && recall(memory, &table, grid, mat, r, c, recalled, &count);
+                bool kept = memory && recall(memory, &table, grid, mat, model->art_span, r, c, recalled,
+                                                &count);
                 read->recalled[r][c] = kept;
                 if (!glare) { /* the first reading, not one after a glare was taken off */
                     clock->tiles_typed++;
@@ -1180,7 +1184,8 @@ static vision_status read_stacks(const vision_registration *registration, const 
             if (lake)
                 stacked[r][c] = false;
             if (!stacked[r][c] || tokens_by_palette(model)) {
-                el_patch_sample_at(&table, &grid, mat, r, c, scenery.match[r][c].shift_mm,
+                el_patch_sample_at(&table, &grid, mat, model->art_span, r, c,
+                                   scenery.match[r][c].shift_mm,
                                    &patches[patch_of[r][c]]);
                 token = read_token(model, &patches[patch_of[r][c]], scenery.art[r][c],
                                    &scenery.match[r][c], &confidence, &piece_like);

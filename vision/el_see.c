@@ -1113,15 +1113,15 @@ static void table_colour(const el_table *table, double x, double y, float colour
     }
 }
 
-void el_patch_sample(const el_table *table, const el_grid *grid, const vision_mat *mat, int row,
-                     int col, el_patch *patch)
+void el_patch_sample(const el_table *table, const el_grid *grid, const vision_mat *mat,
+                     double span, int row, int col, el_patch *patch)
 {
     static const double centred[2] = {0.0, 0.0};
-    el_patch_sample_at(table, grid, mat, row, col, centred, patch);
+    el_patch_sample_at(table, grid, mat, span, row, col, centred, patch);
 }
 
 void el_tile_views_sample(const el_table *table, const el_grid *grid, const vision_mat *mat,
-                          int row, int col, const vision_el_model *pieces,
+                          double span, int row, int col, const vision_el_model *pieces,
                           el_tile_views *views)
 {
     for (int i = 0; i < 3; i++)
@@ -1129,7 +1129,7 @@ void el_tile_views_sample(const el_table *table, const el_grid *grid, const visi
             double shift[2] = {(j - 1) * EL_VIEW_MM, (i - 1) * EL_VIEW_MM};
             el_patch patch;
             el_patch_mask mask;
-            el_patch_sample_at(table, grid, mat, row, col, shift, &patch);
+            el_patch_sample_at(table, grid, mat, span, row, col, shift, &patch);
             if (pieces)
                 el_patch_mask_pieces(&patch, pieces, &mask);
             el_planes_of(&patch, pieces ? &mask : NULL, &views->planes[i][j]);
@@ -1154,12 +1154,13 @@ double el_tile_distance(const el_tile_views *views, const el_art_turns *art, el_
 }
 
 void el_patch_sample_at(const el_table *table, const el_grid *grid, const vision_mat *mat,
-                        int row, int col, const double shift_mm[2], el_patch *patch)
+                        double span, int row, int col, const double shift_mm[2],
+                        el_patch *patch)
 {
     double x0, y0;
     el_art_centre(grid, row, col, shift_mm, &x0, &y0);
     double cu = cos(grid->angle), su = sin(grid->angle);
-    double step = mat->tile_mm * EL_PATCH_SPAN / EL_PATCH;
+    double step = mat->tile_mm * span / EL_PATCH;
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++) {
             double du = (x + 0.5 - EL_PATCH / 2.0) * step, dv = (y + 0.5 - EL_PATCH / 2.0) * step;
@@ -1466,7 +1467,7 @@ bool el_scenery_distance(const el_scenery *scenery, double x, double y, const fl
     el_grid_locate(scenery->grid, x, y, &row, &col, &u, &v);
     if (row < 0 || col < 0 || row >= scenery->grid->rows || col >= scenery->grid->cols)
         return false;
-    double span = EL_PATCH_SPAN * scenery->mat->tile_mm / scenery->grid->pitch_mm / 2.0;
+    double span = scenery->span * scenery->mat->tile_mm / scenery->grid->pitch_mm / 2.0;
     if (scenery->grid->tile[row][col]) {
         if (!scenery->art[row][col])
             return false;

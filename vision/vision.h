@@ -422,6 +422,13 @@ vision_status vision_el_render(const vision_render_config *config,
 #define VISION_EL_PIECE_DIAMETER_MM 14.0
 #define VISION_EL_PIECE_HEIGHT_MM 9.0
 #define VISION_EL_TOKEN_PALETTE 4 /* colours a token's print is learnt as */
+/* The share of a tile's side its art is learnt over: all but a 1.2 mm rim on a 40 mm tile,
+ * where its edge blurs into the gap (0.96 took that blur for a stack on a bare tile when
+ * teaching). Some boxes' oasis green shows only near the edge, around a pictogram as wide as
+ * the tile: 0.84, before profile format 3, left it out and read their desert temples as oasis
+ * temples, and could not say what lay under a stack's image near a tile's edge (bench/README.md,
+ * session 37). */
+#define VISION_EL_ART_SPAN 0.94
 
 /*
  * What teaching learnt of one box: pointer-free, written to the profile. Colours are white-
@@ -435,6 +442,7 @@ typedef struct vision_el_model {
     float mat_colour[3];        /* the mat around the tiles */
     int type_samples[EL_TILE_TYPES]; /* tiles of each type learnt from */
     float type_art[EL_TILE_TYPES][VISION_EL_PATCH][VISION_EL_PATCH][3]; /* upright as taught */
+    double art_span; /* the share of a tile's side type_art covers (VISION_EL_ART_SPAN) */
     int colour_count;
     char colours[VISION_COLOURS_MAX][VISION_COLOUR_NAME_MAX];
     int colour_samples[VISION_COLOURS_MAX];
