@@ -149,6 +149,44 @@ static void test_calibration_profile_round_trip_is_exact(void **state)
     free(folder);
 }
 
+/* A full profile saved at path as an older format writes it (format 1 or 2: no art_span, and
+ * that format's number), *written as saved, loaded into *read; the test frees both. */
+static void load_older_format(const char *path, int format, calibration_profile **written,
+                              calibration_profile **read)
+{
+    save_full_profile(path, written, read);
+    size_t size;
+    char *text = test_read_file(path, &size);
+    char *at = strstr(text, "format: 3");
+    assert_non_null(at);
+    at[strlen("format: ")] = (char)('0' + format);
+    char *line = strstr(text, "art_span:"), *end = line ? strchr(line, '\n') : NULL;
+    assert_non_null(end);
+    while (line > text && line[-1] == ' ') /* the whole line, its indent too */
+        line--;
+    memmove(line, end + 1, size - (size_t)(end + 1 - text) + 1);
+    test_write_file(path, text, strlen(text));
+    free(text);
+    char error[512] = "";
+    if (calibration_profile_load(path, *read, error, sizeof error) != VISION_OK)
+        fail_msg("%s", error);
+    assert_int_equal((*read)->format, CALIBRATION_PROFILE_FORMAT);
+}
+
+/* Saves profile at path and loads it back into again: written as the format of today. */
+static void save_again(const char *path, const calibration_profile *profile,
+                       calibration_profile *again)
+{
+    char error[512] = "";
+    assert_int_equal(calibration_profile_save(path, profile, error, sizeof error), VISION_OK);
+    size_t size;
+    char *text = test_read_file(path, &size);
+    assert_non_null(strstr(text, "format: 3"));
+    assert_non_null(strstr(text, "art_span:"));
+    free(text);
+    assert_int_equal(calibration_profile_load(path, again, error, sizeof error), VISION_OK);
+}
+
 /* A profile of format 2 (before art_span) is still read: its tiles' art was learnt over 0.84
  * of a tile's side, and is read so; any save writes it as the format of today. */
 static void test_calibration_profile_reads_format_2(void **state)
@@ -157,34 +195,13 @@ static void test_calibration_profile_reads_format_2(void **state)
     char *folder = test_make_folder();
     char *path = test_path(folder, "old.yml");
     calibration_profile *written, *read;
-    save_full_profile(path, &written, &read);
-    char error[512] = "";
-    size_t size;
-    char *text = test_read_file(path, &size);
-    char *at = strstr(text, "format: 3");
-    assert_non_null(at);
-    at[strlen("format: ")] = '2';
-    char *line = strstr(text, "art_span:"), *end = line ? strchr(line, '\n') : NULL;
-    assert_non_null(end);
-    while (line > text && line[-1] == ' ') /* the whole line, its indent too */
-        line--;
-    memmove(line, end + 1, size - (size_t)(end + 1 - text) + 1);
-    test_write_file(path, text, strlen(text));
-    if (calibration_profile_load(path, read, error, sizeof error) != VISION_OK)
-        fail_msg("%s", error);
-    assert_int_equal(read->format, CALIBRATION_PROFILE_FORMAT);
+    load_older_format(path, 2, &written, &read);
     assert_true(read->el.art_span == 0.84);
     assert_memory_equal(read->el.type_art, written->el.type_art, sizeof written->el.type_art);
     assert_memory_equal(read->el.token_palette, written->el.token_palette,
                         sizeof written->el.token_palette);
-    assert_int_equal(calibration_profile_save(path, read, error, sizeof error), VISION_OK);
-    free(text);
-    text = test_read_file(path, &size);
-    assert_non_null(strstr(text, "format: 3"));
-    assert_non_null(strstr(text, "art_span:"));
-    free(text);
-    assert_int_equal(calibration_profile_load(path, read, error, sizeof error), VISION_OK);
-    assert_true(read->el.art_span == 0.84);
+    save_again(path, read, written);
+    assert_true(written->el.art_span == 0.84);
     free(written);
     free(read);
     test_remove_tree(folder);
@@ -193,34 +210,21 @@ static void test_calibration_profile_reads_format_2(void **state)
 }
 
 /* A profile of format 1 (before the tokens' palettes) is still read: its palettes are empty,
- * and any save writes it as the format of today. */
+ * its art read over 0.84 of a tile as format 2's, and any save writes it as the format of
+ * today. */
 static void test_calibration_profile_reads_format_1(void **state)
 {
     (void)state;
     char *folder = test_make_folder();
     char *path = test_path(folder, "old.yml");
     calibration_profile *written, *read;
-    save_full_profile(path, &written, &read);
-    char error[512] = "";
-    size_t size;
-    char *text = test_read_file(path, &size);
-    char *at = strstr(text, "format: 3");
-    assert_non_null(at);
-    at[strlen("format: ")] = '1';
-    test_write_file(path, text, size);
-    if (calibration_profile_load(path, read, error, sizeof error) != VISION_OK)
-        fail_msg("%s", error);
-    assert_int_equal(read->format, CALIBRATION_PROFILE_FORMAT);
-    assert_true(read->el.art_span == 0.84); /* its art was learnt over 0.84 of a tile */
+    load_older_format(path, 1, &written, &read);
+    assert_true(read->el.art_span == 0.84);
     assert_memory_equal(read->el.token_mean, written->el.token_mean, sizeof written->el.token_mean);
     for (int k = 0; k < EL_TOKEN_TYPES; k++)
         for (int j = 0; j < VISION_EL_TOKEN_PALETTE; j++)
             assert_true(read->el.token_palette_share[k][j] == 0.0f);
-    assert_int_equal(calibration_profile_save(path, read, error, sizeof error), VISION_OK);
-    free(text);
-    text = test_read_file(path, &size);
-    assert_non_null(strstr(text, "format: 3"));
-    free(text);
+    save_again(path, read, written);
     free(written);
     free(read);
     test_remove_tree(folder);
