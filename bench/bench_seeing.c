@@ -16,7 +16,8 @@
  *       wrong and unknown against issue 7's targets, the same per condition (tilt, camera
  *       height, light colour and elevation, glare, hands, stack height, and for heights how far
  *       one piece moves a stack's image in the photo), the tile types most often read as
- *       another, how often a confident element is wrong, and the worst images with the commands that reproduce them. --hands
+ *       another, how often a confident element is wrong, and the worst images with the
+ *       commands that reproduce them. --hands
  *       puts 1-2 hands over every third image. --save DIR writes each failing image (at most
  *       SAVE_MAX, and every one registration or recognition refused beyond) with its truth,
  *       what was seen and the commands that draw and read it again (-commands.txt: the

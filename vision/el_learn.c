@@ -388,10 +388,6 @@ static vision_status learn(const vision_registration *registration, const vision
     scenery.grid = &grid;
     scenery.mat = mat;
     scenery.span = learnt.art_span;
-    /* Teaching first judges the stacks by what is unlike the art alone, and the art's outer
-     * ring, where the tile's edge blurs into the gap, is unlike what the photo shows there:
-     * without it a bare tile's edge passes for a stack (a recognition asks whether a colour is
-     * a piece's, and reads the art to its edge). */
     memcpy(scenery.mat_colour, mat_colour, sizeof scenery.mat_colour);
     for (int i = 0; i < truth->tile_count; i++) {
         const vision_el_tile *t = &truth->tiles[i];
@@ -479,8 +475,8 @@ static vision_status learn(const vision_registration *registration, const vision
         if ((t->token != EL_BOAT && t->token != EL_SNAKES) || !scenery.art[r][c])
             continue;
         el_patch patch;
-        el_patch_sample_at(&table, &grid, mat, learnt.art_span, r, c, scenery.match[r][c].shift_mm,
-                           &patch);
+        el_patch_sample_at(&table, &grid, mat, learnt.art_span, r, c,
+                           scenery.match[r][c].shift_mm, &patch);
         float unlike[EL_PATCH * EL_PATCH][3];
         int count = el_unlike_art(&patch, scenery.art[r][c], &scenery.match[r][c], unlike);
         for (int k = 0; k < count; k++) {

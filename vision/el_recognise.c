@@ -914,8 +914,8 @@ static vision_status read_tiles(const vision_mat *mat, const vision_el_model *mo
                 /* a tile that looks as the last read saw it is matched against the arts that
                  * decided its reading then, not every art */
                 int recalled[3], count = 0;
-                bool kept = memory && recall(memory, &table, grid, mat, model->art_span, r, c, recalled,
-                                                &count);
+                bool kept = memory && recall(memory, &table, grid, mat, model->art_span, r, c,
+                                             recalled, &count);
                 read->recalled[r][c] = kept;
                 if (!glare) { /* the first reading, not one after a glare was taken off */
                     clock->tiles_typed++;
@@ -1039,10 +1039,6 @@ static bool shadows_still_tell(const el_grid *grid, bool stacked[EL_CELLS_MAX][E
     return pixels > 0 && darkened >= EL_LIGHT_TELLS * (double)pixels;
 }
 
-/* Each tile's stack and token, from the tiles read (vision_el_recognise's second half; first:
- * their first reading, read itself unless a glare was taken off since). memory (may be NULL)
- * gives the light to fit the stacks in when may_keep_light says so and the shadows still tell
- * it, and the stacks the game knows to find it from, and keeps the light found. */
 /* The light the stacks were fitted in (known false: none) and the pieces' height, kept for
  * the next read; from_game: searched for with heights the game knew. */
 static void keep_light(vision_el_memory *memory, bool known, const double shadow_per_mm[2],
@@ -1054,6 +1050,10 @@ static void keep_light(vision_el_memory *memory, bool known, const double shadow
     memory->light_from_game = from_game;
 }
 
+/* Each tile's stack and token, from the tiles read (vision_el_recognise's second half; first:
+ * their first reading, read itself unless a glare was taken off since). memory (may be NULL)
+ * gives the light to fit the stacks in when may_keep_light says so and the shadows still tell
+ * it, and the stacks the game knows to find it from, and keeps the light found. */
 static vision_status read_stacks(const vision_registration *registration, const vision_mat *mat,
                                  const vision_el_model *model, const el_table *table_seen,
                                  const tiles_read *first, tiles_read *read,
