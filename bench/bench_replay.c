@@ -1,17 +1,18 @@
 /*
  * bench_replay: the pipeline of `tablescribe replay` on recorded games, one OpenCV thread.
  *
- *   bench_replay [--games N] [--lines L] [--players P] [--expansion] [--width W --height H]
- *                [--seed S] [--keep DIR] [--min-confidence C] [--sure-confidence C]
- *                [--marker-mm M] [--answer] [--correct] [--unranked] [--turn-key] [--tilt DEG]
- *                [--light-elevation DEG]
+ *   bench_replay [--games N] [--first-game G] [--lines L] [--players P] [--expansion]
+ *                [--width W --height H] [--seed S] [--keep DIR] [--min-confidence C]
+ *                [--sure-confidence C] [--marker-mm M] [--answer] [--correct] [--unranked]
+ *                [--turn-key] [--tilt DEG] [--light-elevation DEG]
  *
  * A box is taught from one render of the teaching layout (tablescribe calibrate teach); N
  * random games of P players (default 2 games of 2 players; --expansion: with "New
  * Adventures"), each cut after L lines (default 12; 1000 plays them whole), are recorded with
  * hands, a resting hand and a nudged camera (tablescribe render --script, 5 frames a second) at
  * W x H (default 1280 x 720) in child processes, and replayed here through the pipeline as
- * fast as the frames read.
+ * fast as the frames read. Game g is the same for every N: --first-game G starts at game G
+ * (0 by default), to look again at one game of a longer run.
  * Reported: frames a second (reading the frames included) and the stages' share (recognition's
  * too, and the share of tiles the last read told the likely types of), the peak
  * resident memory (getrusage), committed moves against the script: right (in order), false
@@ -154,7 +155,7 @@ static int remove_entry(const char *path, const struct stat *info, int flag, str
 
 int main(int argc, char **argv)
 {
-    int games = 2, lines = 12, width = 1280, height = 720, players = 2;
+    int games = 2, first_game = 0, lines = 12, width = 1280, height = 720, players = 2;
     bool expansion = false;
     unsigned long long seed = 1;
     const char *keep = NULL;
@@ -172,6 +173,8 @@ int main(int argc, char **argv)
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--games") == 0 && value)
             games = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--first-game") == 0 && value)
+            first_game = atoi(argv[++i]);
         else if (strcmp(argv[i], "--lines") == 0 && value)
             lines = atoi(argv[++i]);
         else if (strcmp(argv[i], "--players") == 0 && value)
@@ -213,7 +216,8 @@ int main(int argc, char **argv)
                 *field = NAN; /* refused below */
         }
         else {
-            fprintf(stderr, "usage: bench_replay [--games N] [--lines L] [--players P] "
+            fprintf(stderr, "usage: bench_replay [--games N] [--first-game G] [--lines L] "
+                            "[--players P] "
                             "[--expansion] [--width W --height H] "
                             "[--seed S] [--keep DIR] [--min-confidence C] "
                             "[--sure-confidence C] [--marker-mm M] [--answer] [--correct] "
@@ -221,11 +225,12 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (games < 1 || lines < 2 || players < 2 || players > 4 || width < 64 || height < 64 ||
+    if (games < 1 || first_game < 0 || lines < 2 || players < 2 || players > 4 || width < 64 ||
+        height < 64 ||
         !(min_confidence >= 0 && min_confidence <= 1) ||
         !(sure_confidence >= 0 && sure_confidence <= 1) || marker_mm < 10 || marker_mm > 200) {
-        fprintf(stderr, "bench_replay: --games >= 1, --lines >= 2, --players 2..4, a size of "
-                        "64 or more, "
+        fprintf(stderr, "bench_replay: --games >= 1, --first-game >= 0, --lines >= 2, "
+                        "--players 2..4, a size of 64 or more, "
                         "--min-confidence and --sure-confidence 0..1, --marker-mm 10..200\n");
         return 2;
     }
@@ -291,7 +296,7 @@ int main(int argc, char **argv)
     long frames = 0;
     double seconds = 0;
     pipeline_stats sum = {0};
-    for (int g = 0; g < games; g++) {
+    for (int g = first_game; g < first_game + games; g++) {
         /* a random game's first lines (the last may end a turn: see players_missed) */
         players_script *whole = calloc(1, sizeof *whole), expected = {0};
         if (!whole) {
