@@ -7,8 +7,9 @@
 # so how far it got is printed, not required); nothing is committed on a frame where a hand is
 # over the table; the bad inputs give one line and exit 2 with nothing archived; watch killed
 # mid-game (kill -9) and restarted with --resume ends with the same moves as the uninterrupted
-# run, nothing doubled; watch on the demo table teaches the demo's box, registers, commits the
-# start layout and stops on Ctrl-C with the game kept live.
+# run, nothing doubled; bench_replay's game 23, whose camp the camera alone once committed
+# wrong, commits nothing false; watch on the demo table teaches the demo's box, registers,
+# commits the start layout and stops on Ctrl-C with the game kept live.
 #
 #   e2e_replay.sh TABLESCRIBE
 set -u
@@ -72,6 +73,23 @@ run 0 replay --game expedition-luxor --source dir:rec --profile box.yaml --expan
     --db expansion.sqlite
 expect "replay --expansion: the game archived with its options" \
     contains "$("$tablescribe" show 1 --db expansion.sqlite)" '"expansion":true'
+
+# ---- a camp whose stacks the camera alone once read a piece high, and sure ----
+# bench_replay's game 23 as the bench records it (bench/README.md, session 38): its camp of
+# three with two moved west was committed as five with three moved. The heights of a table
+# with few stacks are no surer than their images' lean: nothing false is committed.
+high=(--width 1920 --height 1080)
+run 0 render --game expedition-luxor --observation layout.json --out teach-high.png --box 1 \
+    --seed 1000 --glare 0 "${high[@]}" || exit 1
+run 0 calibrate teach --image teach-high.png --truth layout.json --profile box-high.yaml || exit 1
+run 0 render --game expedition-luxor --script "$fixtures/games/el-2p-camp-read-high.txt" \
+    --out rec-high --box 1 --seed 1024 "${high[@]}" --fps 5 --pause 1000 --glare 0 \
+    --resting-hand --nudge || exit 1
+grep -v '^#' "$fixtures/games/el-2p-camp-read-high.txt" >expected-high.txt
+run 0 replay --game expedition-luxor --source dir:rec-high --profile box-high.yaml --json
+moves_of out.txt >committed-high.txt
+expect "replay of the camp read high: every committed action is the script's, in order \
+($(paste -sd'|' committed-high.txt))" is_prefix committed-high.txt expected-high.txt
 
 # ---- bad input: one line, exit 2, nothing archived ----
 run 0 calibrate table --game luxor --profile luxor.yaml

@@ -1039,6 +1039,58 @@ static bool shadows_still_tell(const el_grid *grid, bool stacked[EL_CELLS_MAX][E
     return pixels > 0 && darkened >= EL_LIGHT_TELLS * (double)pixels;
 }
 
+/* How surely a stack's first fit, made before the light was known (its image's lean alone,
+ * unless a shadow fell where the capsules read), chose height over every other: in pieces'
+ * worth, negative when it chose another. */
+static double lean_margin(const el_stack_fit *lean, int height)
+{
+    double other = -INFINITY;
+    for (int k = 1; k <= VISION_EL_STACK_MAX; k++)
+        if (k != height && lean->score[k] > other)
+            other = lean->score[k];
+    return (lean->score[height] - other) / lean->piece_score;
+}
+
+/* The stacks a light was found from, as their first fits read them. */
+typedef struct light_tellers {
+    int count;
+    el_stack_fit *lean; /* count of them */
+    int at[VISION_EL_TILES_MAX][2]; /* each one's row and column */
+} light_tellers;
+
+/*
+ * How sure a stack's height may be when the light's length was found from the tellers' own
+ * heights as their first fits guessed them (no height the game knows; too few of them for the
+ * whole fit to weigh other lengths, LIGHT_REFINED_FROM): shadows as long fall from stacks a
+ * piece taller under a shorter light, so the light and the heights are one guess, and a fit in
+ * that light confirms its own guess. A teller is no surer than its first fit was of the height
+ * read; a stack that leans too little to tell the light is no surer than the surest teller (the
+ * scale it was read at). Not for a teaching photo read back (light_refined false): its four
+ * stacks always leave the scale a guess, and what its read back checks is the colours taught
+ * (a top read back surely as another colour refuses the photo). The top of a stack whose
+ * runner-up height would show another colour is no surer than the height, so no surer either.
+ * Camera alone, bench_replay's game 23 (a camp of three, two of them moved west) was committed
+ * as a camp of five with three moved: both stacks read a piece high at 0.91, in a light found
+ * from the western stack and another one, their first fits sure of them at 0.28 and 0.67
+ * (bench/README.md, session 38).
+ */
+static double guessed_scale_sure(const light_tellers *tellers,
+                                 bool stacked[EL_CELLS_MAX][EL_CELLS_MAX],
+                                 el_stack_fit fits[EL_CELLS_MAX][EL_CELLS_MAX], int r, int c)
+{
+    double surest = 0.0;
+    for (int i = 0; i < tellers->count; i++) {
+        int tr = tellers->at[i][0], tc = tellers->at[i][1];
+        if (!stacked[tr][tc])
+            continue;
+        double sure = lean_margin(&tellers->lean[i], fits[tr][tc].height);
+        if (tr == r && tc == c)
+            return sure;
+        surest = fmax(surest, sure);
+    }
+    return surest;
+}
+
 /* The light the stacks were fitted in (known false: none) and the pieces' height, kept for
  * the next read; from_game: searched for with heights the game knew. */
 static void keep_light(vision_el_memory *memory, bool known, const double shadow_per_mm[2],
@@ -1086,6 +1138,9 @@ static vision_status read_stacks(const vision_registration *registration, const 
      * kept, when there is one to keep, is tried first: the stacks fitted in it once, unless
      * their shadows no longer show in it. */
     bool stacked[EL_CELLS_MAX][EL_CELLS_MAX];
+    light_tellers tellers = {0};
+    bool scale_guessed = false; /* the light's length and the heights one guess: see
+                                   guessed_scale_sure */
     bool told = memory && memory->light_told;
     if (told) { /* fitted once in the light told: nothing searched, nothing refined */
         evidence.light_known = true;
@@ -1111,23 +1166,25 @@ static vision_status read_stacks(const vision_registration *registration, const 
     if (!told && !clock->light_kept) {
         fit_stacks(&evidence, registration, &grid, patch_of, readings, radius, piece, fits,
                    stacked);
-        el_stack_fit *found = malloc(sizeof(el_stack_fit) * VISION_EL_TILES_MAX);
-        int known[VISION_EL_TILES_MAX], found_count = 0, known_count = 0;
-        for (int r = 0; found && r < grid.rows; r++)
+        tellers.lean = malloc(sizeof(el_stack_fit) * VISION_EL_TILES_MAX);
+        int known[VISION_EL_TILES_MAX], known_count = 0;
+        for (int r = 0; tellers.lean && r < grid.rows; r++)
             for (int c = 0; c < grid.cols; c++)
                 if (tells_light(stacked[r][c], &fits[r][c])) {
-                    known[found_count] = known_height(memory, first, &grid, r, c);
-                    known_count += known[found_count] > 0;
-                    found[found_count++] = fits[r][c];
+                    known[tellers.count] = known_height(memory, first, &grid, r, c);
+                    known_count += known[tellers.count] > 0;
+                    tellers.at[tellers.count][0] = r;
+                    tellers.at[tellers.count][1] = c;
+                    tellers.lean[tellers.count++] = fits[r][c];
                 }
-        if (found && found_count > 0)
-            el_evidence_find_light(&evidence, registration, found, known, found_count, radius,
-                                   piece);
-        free(found);
+        if (tellers.count > 0)
+            el_evidence_find_light(&evidence, registration, tellers.lean, known, tellers.count,
+                                   radius, piece);
         /* A light found from heights the game knows has its length from them; one found from
          * heights guessed is made shorter where the whole fit says so. The pieces' height the
          * heights do not give: the images' lean does. A few stacks tell neither. */
-        bool refinable = light_refined && found_count >= LIGHT_REFINED_FROM;
+        bool refinable = light_refined && tellers.count >= LIGHT_REFINED_FROM;
+        scale_guessed = light_refined && evidence.light_known && known_count == 0 && !refinable;
         fit_refinement refine = !refinable        ? FIT_AS_FOUND
                                 : known_count > 0 ? FIT_PIECES
                                                   : FIT_LIGHT_AND_PIECES;
@@ -1141,6 +1198,7 @@ static vision_status read_stacks(const vision_registration *registration, const 
     }
     el_evidence_free(&evidence);
     if (status != VISION_OK) {
+        free(tellers.lean);
         free(fits);
         return status;
     }
@@ -1254,6 +1312,10 @@ static vision_status read_stacks(const vision_registration *registration, const 
                 tile->height = fit->height;
                 tile->confidence[VISION_EL_HEIGHT] =
                     clamp01((fit->score[fit->height] - second) / fit->piece_score);
+                if (scale_guessed)
+                    tile->confidence[VISION_EL_HEIGHT] =
+                        fminf(tile->confidence[VISION_EL_HEIGHT],
+                              clamp01(guessed_scale_sure(&tellers, stacked, fits, r, c)));
                 height_support(fit, false, tile);
                 /* Not sure of it: the runner-up too, which the tracker's rules may take.
                  * (A stack whose capsule was too little piece to be found is doubted below,
@@ -1295,6 +1357,7 @@ static vision_status read_stacks(const vision_registration *registration, const 
                 no_token = fminf(no_token, 1.0f - confidence);
             tile->confidence[VISION_EL_TOKEN] = no_token;
         }
+    free(tellers.lean);
     free(fits);
     for (int i = 0; i < seen->tile_count; i++) {
         seen->tiles[i].row -= row0;
