@@ -17,9 +17,9 @@
  *       height, light colour and elevation, glare, hands, stack height, and for heights how far
  *       one piece moves a stack's image in the photo), the tile types most often read as
  *       another, how often a confident element is wrong, and the worst images with the
- *       commands that reproduce them. --hands
- *       puts 1-2 hands over every third image. --save DIR writes each failing image (at most
- *       SAVE_MAX, and every one registration or recognition refused beyond) with its truth,
+ *       commands that reproduce them. --hands puts 1-2 hands over every third image.
+ *       --save DIR writes each failing image (at most SAVE_MAX, and every one registration or
+ *       recognition refused beyond) with its truth,
  *       what was seen and the commands that draw and read it again (-commands.txt: the
  *       render's --info tells where each stack stands and the light), and its box's teaching
  *       photo, truth and profile. --true-size gives each

@@ -404,6 +404,18 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
     return read_token_by_mean(model, mean, confidence, piece_like);
 }
 
+/* How surely a fit's scores put height over every other height: in pieces' worth (one piece
+ * more or less moves the capsule's end by lean_mm, over its width: piece_score, when all of
+ * it looks like a piece), negative when another scores better. */
+static double height_margin(const el_stack_fit *fit, int height)
+{
+    double other = -INFINITY;
+    for (int k = 1; k <= VISION_EL_STACK_MAX; k++)
+        if (k != height && fit->score[k] > other)
+            other = fit->score[k];
+    return (fit->score[height] - other) / fit->piece_score;
+}
+
 /* How well each height explains the tile (vision_el_tile.height_support): its capsules' best
  * score against the best's, in pieces' worth (fit->piece_score). No stack scores 0: on a
  * tile read flat, a stack's capsule holding more art than piece is evidence against it. */
@@ -1039,18 +1051,6 @@ static bool shadows_still_tell(const el_grid *grid, bool stacked[EL_CELLS_MAX][E
     return pixels > 0 && darkened >= EL_LIGHT_TELLS * (double)pixels;
 }
 
-/* How surely a stack's first fit, made before the light was known (its image's lean alone,
- * unless a shadow fell where the capsules read), chose height over every other: in pieces'
- * worth, negative when it chose another. */
-static double lean_margin(const el_stack_fit *lean, int height)
-{
-    double other = -INFINITY;
-    for (int k = 1; k <= VISION_EL_STACK_MAX; k++)
-        if (k != height && lean->score[k] > other)
-            other = lean->score[k];
-    return (lean->score[height] - other) / lean->piece_score;
-}
-
 /* The stacks a light was found from, as their first fits read them. */
 typedef struct light_tellers {
     int count;
@@ -1083,7 +1083,9 @@ static double guessed_scale_sure(const light_tellers *tellers,
         int tr = tellers->at[i][0], tc = tellers->at[i][1];
         if (!stacked[tr][tc])
             continue;
-        double sure = lean_margin(&tellers->lean[i], fits[tr][tc].height);
+        /* the first fit's margin: its image's lean alone, unless a shadow fell where its
+         * capsules read */
+        double sure = height_margin(&tellers->lean[i], fits[tr][tc].height);
         if (tr == r && tc == c)
             return sure;
         surest = fmax(surest, sure);
@@ -1289,29 +1291,22 @@ static vision_status read_stacks(const vision_registration *registration, const 
             }
             const el_stack_fit *fit = &fits[r][c];
             read_top(model, fit->top_colour, tile);
-            /* One piece more or less moves the capsule's end by lean_mm, over its width:
-             * piece_score, when all of it looks like a piece. */
             /* The runner-up is a height the tile may hold; the margin is over every other,
              * so that a taller stack than the tile may hold scoring better (an image longer
              * than any it may show) leaves the height unsure. */
-            double second = -INFINITY, second_held = -INFINITY;
+            double second_held = -INFINITY;
             int runner_up = 0, most = most_on(reading);
-            for (int k = 1; k <= VISION_EL_STACK_MAX; k++) {
-                if (k == fit->height)
-                    continue;
-                second = fit->score[k] > second ? fit->score[k] : second;
-                if (k <= most && fit->score[k] > second_held) {
+            for (int k = 1; k <= most && k <= VISION_EL_STACK_MAX; k++)
+                if (k != fit->height && fit->score[k] > second_held) {
                     second_held = fit->score[k];
                     runner_up = k;
                 }
-            }
             if (fit->lean_mm < MIN_LEAN_MM && fit->shadow_mm < MIN_LEAN_MM) {
                 tile->height = VISION_UNKNOWN;
                 tile->confidence[VISION_EL_HEIGHT] = 0.0f;
             } else {
                 tile->height = fit->height;
-                tile->confidence[VISION_EL_HEIGHT] =
-                    clamp01((fit->score[fit->height] - second) / fit->piece_score);
+                tile->confidence[VISION_EL_HEIGHT] = clamp01(height_margin(fit, fit->height));
                 if (scale_guessed)
                     tile->confidence[VISION_EL_HEIGHT] =
                         fminf(tile->confidence[VISION_EL_HEIGHT],
