@@ -160,9 +160,11 @@ typedef struct el_match {
 void el_match_expected(const el_patch *art, const el_match *match, int x, int y, float colour[3]);
 
 /* The colours of patch unlike its art as match lights it (further than EL_OUTLIER), into
- * unlike: how many (EL_PATCH² at most). What lies on the tile: a token, a piece, a mark. */
+ * unlike: how many (EL_PATCH² at most). What lies on the tile: a token, a piece, a mark.
+ * With shade_near > 0, a colour within shade_near (EL_OUTLIER² units) of the art in some
+ * shade (el_shadowed_distance) is left out too: a shadow, not something lying there. */
 int el_unlike_art(const el_patch *patch, const el_patch *art, const el_match *match,
-                  float unlike[][3]);
+                  float shade_near, float unlike[][3]);
 
 /* Whether a patch matched its nearest art only at the least gain the light may have, and is
  * far from it even so: none of an art's contrast is there (glare on the mat beside the layout,

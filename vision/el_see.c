@@ -1350,7 +1350,7 @@ double el_planes_distance(const el_planes *seen, const el_art_turns *art, el_mat
 }
 
 int el_unlike_art(const el_patch *patch, const el_patch *art, const el_match *match,
-                  float unlike[][3])
+                  float shade_near, float unlike[][3])
 {
     int count = 0;
     for (int y = 0; y < EL_PATCH; y++)
@@ -1358,8 +1358,12 @@ int el_unlike_art(const el_patch *patch, const el_patch *art, const el_match *ma
             float a[3];
             el_match_expected(art, match, x, y, a);
             const float *p = patch->colour[y][x];
-            if (el_squared_distance(p, a) > EL_OUTLIER * EL_OUTLIER)
-                memcpy(unlike[count++], p, 3 * sizeof(float));
+            if (el_squared_distance(p, a) <= EL_OUTLIER * EL_OUTLIER)
+                continue;
+            if (shade_near > 0.0f &&
+                el_shadowed_distance(p, a) <= shade_near * EL_OUTLIER * EL_OUTLIER)
+                continue;
+            memcpy(unlike[count++], p, 3 * sizeof(float));
         }
     return count;
 }
