@@ -1589,6 +1589,67 @@ static void test_seeing_stack_evidence_tells_shadow_from_lit_art(void **state)
     free(tiles);
 }
 
+/* A token's print may be tinted like the art in shade: the colours the art in shade explains
+ * are left out only where a shadow may fall, and what is unlike the art in any light (a piece,
+ * a print's other colours) never. */
+static void test_seeing_unlike_art_leaves_out_shade_only_where_a_shadow_falls(void **state)
+{
+    (void)state;
+    el_patch art, patch;
+    bool shaded[EL_PATCH][EL_PATCH];
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++) {
+            bool shade = x < EL_PATCH / 2, piece = !shade && y < EL_PATCH / 4;
+            for (int c = 0; c < 3; c++) {
+                art.colour[y][x][c] = art_tan[c];
+                patch.colour[y][x][c] = shade   ? 0.6f * art_tan[c]
+                                        : piece ? piece_orange[c]
+                                                : art_tan[c];
+            }
+            shaded[y][x] = true;
+        }
+    const el_match lit = {{0.0, 0.0}, 0, 1.0f, 0.0f, 0.0};
+    float unlike[EL_PATCH * EL_PATCH][3];
+    const int half = EL_PATCH * EL_PATCH / 2, pieces = EL_PATCH / 2 * EL_PATCH / 4;
+    assert_int_equal(el_unlike_art(&patch, &art, &lit, NULL, 0.5f, unlike), half + pieces);
+    assert_int_equal(
+        el_unlike_art(&patch, &art, &lit, (const bool(*)[EL_PATCH])shaded, 0.5f, unlike), pieces);
+    for (int y = EL_PATCH / 2; y < EL_PATCH; y++) /* a shadow over the upper half only */
+        for (int x = 0; x < EL_PATCH; x++)
+            shaded[y][x] = false;
+    assert_int_equal(
+        el_unlike_art(&patch, &art, &lit, (const bool(*)[EL_PATCH])shaded, 0.5f, unlike),
+        half / 2 + pieces);
+}
+
+/* A stack's shadow is marked from its foot along the light, as long as it stands high. */
+static void test_seeing_marks_a_stacks_shadow_along_the_light(void **state)
+{
+    (void)state;
+    vision_registration registration;
+    memset(&registration, 0, sizeof registration);
+    registration.camera_mm[0] = registration.camera_mm[1] = 100.0; /* right over the foot */
+    registration.camera_mm[2] = 1000.0;
+    el_table table = {.width = 200, .height = 200};
+    unsigned char *shaded = calloc((size_t)table.width * table.height, 1);
+    assert_non_null(shaded);
+    el_stack_fit fit;
+    memset(&fit, 0, sizeof fit);
+    fit.height = 3;
+    fit.foot_mm[0] = fit.foot_mm[1] = 100.0;
+    const double light[2] = {1.0, 0.0}, radius = 6.0, piece = 10.0; /* a light 45 degrees high */
+    el_mark_shadow(&registration, light, &fit, radius, piece, &table, shaded);
+#define SHADED(x, y) shaded[(y) * table.width + (x)]
+    assert_int_equal(SHADED(100, 100), 1); /* under the stack */
+    assert_int_equal(SHADED(125, 100), 1); /* along the light, up to 3 pieces (30 mm) */
+    assert_int_equal(SHADED(130, 104), 1);
+    assert_int_equal(SHADED(140, 100), 0); /* beyond its tip's disc */
+    assert_int_equal(SHADED(90, 100), 0);  /* towards the light */
+    assert_int_equal(SHADED(115, 110), 0); /* beside it */
+#undef SHADED
+    free(shaded);
+}
+
 /* The squared distance from (x, y) to the segment from a to b. */
 static double to_segment(double x, double y, const double a[2], const double b[2])
 {
@@ -1933,6 +1994,8 @@ int main(void)
         cmocka_unit_test(test_seeing_finds_and_takes_off_a_glare),
         cmocka_unit_test(test_seeing_stack_evidence_leaves_blurred_edges_out),
         cmocka_unit_test(test_seeing_stack_evidence_tells_shadow_from_lit_art),
+        cmocka_unit_test(test_seeing_unlike_art_leaves_out_shade_only_where_a_shadow_falls),
+        cmocka_unit_test(test_seeing_marks_a_stacks_shadow_along_the_light),
         cmocka_unit_test(test_seeing_finds_the_light_and_reads_heights_from_shadows),
         cmocka_unit_test(test_seeing_a_stack_fit_reads_only_within_its_box),
         cmocka_unit_test(test_seeing_a_refit_from_memory_is_a_fit_afresh),

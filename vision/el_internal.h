@@ -141,6 +141,10 @@ void el_patch_sample_at(const el_table *table, const el_grid *grid, const vision
                         double span, int row, int col, const double shift_mm[2],
                         el_patch *patch);
 
+/* The table point (mm) that pixel (x, y) of el_patch_sample_at's patch is sampled at. */
+void el_patch_point(const el_grid *grid, const vision_mat *mat, double span, int row, int col,
+                    const double shift_mm[2], int x, int y, double point[2]);
+
 /* The art turned by quarter turns (clockwise): the colour at (x, y) of the turned art. */
 const float *el_patch_turned(const el_patch *patch, int quarter_turns, int x, int y);
 
@@ -161,10 +165,10 @@ void el_match_expected(const el_patch *art, const el_match *match, int x, int y,
 
 /* The colours of patch unlike its art as match lights it (further than EL_OUTLIER), into
  * unlike: how many (EL_PATCH² at most). What lies on the tile: a token, a piece, a mark.
- * With shade_near > 0, a colour within shade_near (EL_OUTLIER² units) of the art in some
- * shade (el_shadowed_distance) is left out too: a shadow, not something lying there. */
+ * Where shaded[y][x] (NULL: nowhere), a colour within shade_near (EL_OUTLIER² units) of the
+ * art in some shade (el_shadowed_distance) is left out too: a shadow may fall there. */
 int el_unlike_art(const el_patch *patch, const el_patch *art, const el_match *match,
-                  float shade_near, float unlike[][3]);
+                  const bool (*shaded)[EL_PATCH], float shade_near, float unlike[][3]);
 
 /* Whether a patch matched its nearest art only at the least gain the light may have, and is
  * far from it even so: none of an art's contrast is there (glare on the mat beside the layout,
@@ -379,6 +383,12 @@ void el_stack_top_colour(const el_table *table, const vision_registration *regis
 void el_evidence_explain(el_evidence *evidence, const vision_registration *registration,
                          const el_stack_fit *fit, double radius_mm, double piece_mm,
                          el_box *changed);
+
+/* Marks in shaded (a byte a table pixel) the shadow of a stack of the fit's height standing
+ * at its foot, in the light whose shadows move shadow_per_mm for each millimetre higher. */
+void el_mark_shadow(const vision_registration *registration, const double shadow_per_mm[2],
+                    const el_stack_fit *fit, double radius_mm, double piece_mm,
+                    const el_table *table, unsigned char *shaded);
 
 #define EL_LIGHT_TELLS 0.15 /* a light is known when its shadows are this much more darkened
                               than lit, a pixel of them on average */

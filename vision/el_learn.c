@@ -479,8 +479,8 @@ static vision_status learn(const vision_registration *registration, const vision
                            scenery.match[r][c].shift_mm, &patch);
         /* every colour of the print, those the art in shade would show too */
         float unlike[EL_PATCH * EL_PATCH][3];
-        int count = el_unlike_art(&patch, scenery.art[r][c], &scenery.match[r][c], 0.0f,
-                                  unlike);
+        int count = el_unlike_art(&patch, scenery.art[r][c], &scenery.match[r][c], NULL,
+                                  0.0f, unlike);
         for (int k = 0; k < count; k++) {
             add_sample(learnt.token_mean[t->token], learnt.token_spread[t->token],
                        &learnt.token_samples[t->token], unlike[k]);

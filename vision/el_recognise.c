@@ -41,8 +41,10 @@
 #define TOKEN_OVER_STACK 0.5 /* a token this sure is read where a stack was fitted */
 #define PALETTE_NEAR 1.0f    /* a colour this near a palette's or a piece's (EL_OUTLIER² units) */
 #define PALETTE_LIKE 0.75    /* a token's colours spread over its palette at least this alike */
-#define TOKEN_SHADE_NEAR 0.5f /* a colour this near the art in shade (EL_OUTLIER² units) is
-                                 no token's print: it may be a shadow (read_token) */
+#define TOKEN_SHADE_NEAR 0.5f /* a colour this near the art in shade (EL_OUTLIER² units),
+                                 where a stack's shadow falls, is no token's print (read_token) */
+#define SHADOW_CASTER_FILLED 0.3 /* a capsule this much piece may be a stack the fit missed:
+                                    its shadow is marked too (mark_shadows) */
 #define LIGHT_LEAN_MM 1.5 /* the light is found from the stacks whose images lean this much a
                              piece: their heights, which its shadows' lengths are measured by,
                              are read without it */
@@ -384,11 +386,12 @@ static int read_token_by_mean(const vision_el_model *model, const float mean[3],
 /* What lies flat on a tile: a token, when its colours are one a token was taught with;
  * *piece_like when they are rather a piece's (a stack the capsules missed). */
 static int read_token(const vision_el_model *model, const el_patch *patch, const el_patch *art,
-                      const el_match *match, float *confidence, bool *piece_like)
+                      const el_match *match, const bool (*shaded)[EL_PATCH], float *confidence,
+                      bool *piece_like)
 {
     *piece_like = false;
     float unlike[EL_PATCH * EL_PATCH][3];
-    int count = el_unlike_art(patch, art, match, 0.0f, unlike);
+    int count = el_unlike_art(patch, art, match, NULL, 0.0f, unlike);
     /* A token covers a good part of its tile; a few marks (a neighbour's shadow or its image
      * leaning over, glare, a tile a little off its art) are none. */
     double least = TOKEN_SHARE * EL_PATCH * EL_PATCH;
@@ -396,13 +399,14 @@ static int read_token(const vision_el_model *model, const el_patch *patch, const
         *confidence = clamp01(1.0 - count / least);
         return EL_NO_TOKEN;
     }
-    /* Read by the colours the art in shade does not explain. A print's tan ground can be the
-     * desert's in shade, so that a stack's shadow spreads over the palette as the print does:
-     * read with them, 193 tiles of bench_seeing's 16,795 showed a token where none lay, 13 of
-     * them surely (the stack casting it often missed); without, 15, 1 surely. The cost: a
-     * token whose ground is so tinted is unknown (bench/README.md, session 39). */
+    /* Where a stack's shadow falls, read by the colours the art in shade does not explain. A
+     * print's tan ground can be the desert's in shade, so that a shadow spreads over the
+     * palette as the print does: read with them, 193 tiles of bench_seeing's 16,795 showed a
+     * token where none lay, 13 of them surely (the stack casting it often missed); without
+     * them where a shadow falls, 35, 1 surely, and as many tokens are read (without them
+     * anywhere, 28 of the 234 are lost): bench/README.md, session 39. */
     if (tokens_by_palette(model)) {
-        count = el_unlike_art(patch, art, match, TOKEN_SHADE_NEAR, unlike);
+        count = el_unlike_art(patch, art, match, shaded, TOKEN_SHADE_NEAR, unlike);
         return read_token_by_palette(model, (const float(*)[3])unlike, count, least, confidence,
                                      piece_like);
     }
@@ -1113,6 +1117,38 @@ static void keep_light(vision_el_memory *memory, bool known, const double shadow
     memory->light_from_game = from_game;
 }
 
+/* Marks where the stacks' shadows fall in the light found: each stack's, and each capsule's
+ * that is partly piece (a stack the fit may have missed still casts one). */
+static void mark_shadows(const vision_registration *registration, const double shadow_per_mm[2],
+                         const el_grid *grid, bool stacked[EL_CELLS_MAX][EL_CELLS_MAX],
+                         el_stack_fit fits[EL_CELLS_MAX][EL_CELLS_MAX], double radius,
+                         double piece, const el_table *table, unsigned char *shaded)
+{
+    for (int r = 0; r < grid->rows; r++)
+        for (int c = 0; c < grid->cols; c++)
+            if (fits[r][c].height > 0 &&
+                (stacked[r][c] || fits[r][c].filled >= SHADOW_CASTER_FILLED))
+                el_mark_shadow(registration, shadow_per_mm, &fits[r][c], radius, piece, table,
+                               shaded);
+}
+
+/* Where on a tile's patch (as el_patch_sample_at samples it) a shadow may fall: where one was
+ * marked, or anywhere when none was (the light not found). */
+static void shadows_on(const unsigned char *shaded, const el_table *table, const el_grid *grid,
+                       const vision_mat *mat, double span, int row, int col,
+                       const double shift_mm[2], bool shadow[EL_PATCH][EL_PATCH])
+{
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++) {
+            double at[2];
+            el_patch_point(grid, mat, span, row, col, shift_mm, x, y, at);
+            int tx = (int)floor(at[0]), ty = (int)floor(at[1]);
+            shadow[y][x] = !shaded || (tx >= 0 && ty >= 0 && tx < table->width &&
+                                       ty < table->height &&
+                                       shaded[(size_t)ty * table->width + tx]);
+        }
+}
+
 /* Each tile's stack and token, from the tiles read (vision_el_recognise's second half; first:
  * their first reading, read itself unless a glare was taken off since). memory (may be NULL)
  * gives the light to fit the stacks in when may_keep_light says so and the shadows still tell
@@ -1207,6 +1243,15 @@ static vision_status read_stacks(const vision_registration *registration, const 
                        evidence.shadow_per_mm, piece, known_count > 0);
         }
     }
+    unsigned char *shaded = NULL; /* where the stacks' shadows fall (shadows_on) */
+    if (status == VISION_OK && evidence.light_known) {
+        shaded = calloc((size_t)table.width * table.height, 1);
+        if (shaded)
+            mark_shadows(registration, evidence.shadow_per_mm, &grid, stacked, fits, radius,
+                         piece, &table, shaded);
+        else
+            status = VISION_NOMEM;
+    }
     el_evidence_free(&evidence);
     if (status != VISION_OK) {
         free(tellers.lean);
@@ -1256,8 +1301,12 @@ static vision_status read_stacks(const vision_registration *registration, const 
                 el_patch_sample_at(&table, &grid, mat, model->art_span, r, c,
                                    scenery.match[r][c].shift_mm,
                                    &patches[patch_of[r][c]]);
+                bool shadow[EL_PATCH][EL_PATCH];
+                shadows_on(shaded, &table, &grid, mat, model->art_span, r, c,
+                           scenery.match[r][c].shift_mm, shadow);
                 token = read_token(model, &patches[patch_of[r][c]], scenery.art[r][c],
-                                   &scenery.match[r][c], &confidence, &piece_like);
+                                   &scenery.match[r][c], (const bool(*)[EL_PATCH])shadow,
+                                   &confidence, &piece_like);
                 token_read = true;
             }
             /* A token no adventurer may stand under (el_most_adventurers_under): what the
@@ -1362,6 +1411,7 @@ static vision_status read_stacks(const vision_registration *registration, const 
             tile->confidence[VISION_EL_TOKEN] = no_token;
         }
     free(tellers.lean);
+    free(shaded);
     free(fits);
     for (int i = 0; i < seen->tile_count; i++) {
         seen->tiles[i].row -= row0;

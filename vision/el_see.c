@@ -1153,19 +1153,27 @@ double el_tile_distance(const el_tile_views *views, const el_art_turns *art, el_
     return best;
 }
 
-void el_patch_sample_at(const el_table *table, const el_grid *grid, const vision_mat *mat,
-                        double span, int row, int col, const double shift_mm[2],
-                        el_patch *patch)
+void el_patch_point(const el_grid *grid, const vision_mat *mat, double span, int row, int col,
+                    const double shift_mm[2], int x, int y, double point[2])
 {
     double x0, y0;
     el_art_centre(grid, row, col, shift_mm, &x0, &y0);
     double cu = cos(grid->angle), su = sin(grid->angle);
     double step = mat->tile_mm * span / EL_PATCH;
+    double du = (x + 0.5 - EL_PATCH / 2.0) * step, dv = (y + 0.5 - EL_PATCH / 2.0) * step;
+    point[0] = x0 + du * cu - dv * su;
+    point[1] = y0 + du * su + dv * cu;
+}
+
+void el_patch_sample_at(const el_table *table, const el_grid *grid, const vision_mat *mat,
+                        double span, int row, int col, const double shift_mm[2],
+                        el_patch *patch)
+{
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++) {
-            double du = (x + 0.5 - EL_PATCH / 2.0) * step, dv = (y + 0.5 - EL_PATCH / 2.0) * step;
-            table_colour(table, x0 + du * cu - dv * su, y0 + du * su + dv * cu,
-                         patch->colour[y][x]);
+            double at[2];
+            el_patch_point(grid, mat, span, row, col, shift_mm, x, y, at);
+            table_colour(table, at[0], at[1], patch->colour[y][x]);
         }
     /* A 3x3 mean: fine print a millimetre off (a tile is never laid exactly on the grid) must
      * not count as a different art. */
@@ -1350,7 +1358,7 @@ double el_planes_distance(const el_planes *seen, const el_art_turns *art, el_mat
 }
 
 int el_unlike_art(const el_patch *patch, const el_patch *art, const el_match *match,
-                  float shade_near, float unlike[][3])
+                  const bool (*shaded)[EL_PATCH], float shade_near, float unlike[][3])
 {
     int count = 0;
     for (int y = 0; y < EL_PATCH; y++)
@@ -1360,7 +1368,7 @@ int el_unlike_art(const el_patch *patch, const el_patch *art, const el_match *ma
             const float *p = patch->colour[y][x];
             if (el_squared_distance(p, a) <= EL_OUTLIER * EL_OUTLIER)
                 continue;
-            if (shade_near > 0.0f &&
+            if (shaded && shaded[y][x] &&
                 el_shadowed_distance(p, a) <= shade_near * EL_OUTLIER * EL_OUTLIER)
                 continue;
             memcpy(unlike[count++], p, 3 * sizeof(float));

@@ -572,6 +572,22 @@ void el_evidence_explain(el_evidence *evidence, const vision_registration *regis
     }
 }
 
+void el_mark_shadow(const vision_registration *registration, const double shadow_per_mm[2],
+                    const el_stack_fit *fit, double radius_mm, double piece_mm,
+                    const el_table *table, unsigned char *shaded)
+{
+    const double rim = 1.0; /* its soft edge */
+    double top_z = EL_TILE_THICKNESS_MM + fit->height * piece_mm;
+    capsule shadow = shadow_of(registration, shadow_per_mm, fit->foot_mm, radius_mm + rim, top_z);
+    int x0, x1, y0, y1;
+    capsule_bounds(&shadow, &x0, &x1, &y0, &y1);
+    for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < table->height; y++) {
+        int from, to;
+        if (capsule_row(&shadow, y, table->width, &from, &to))
+            memset(shaded + (size_t)y * table->width + from, 1, (size_t)(to - from + 1));
+    }
+}
+
 /* The best foot for one height: every COARSE_MM over the tile (a capsule's score changes
  * over its radius, more than COARSE_MM), then the eight feet around the best at half the step,
  * down to FINE_MM. memory (may be NULL): the coarse feet's scores, the last fit's (known) but
