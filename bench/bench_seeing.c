@@ -354,6 +354,7 @@ typedef struct tally {
                                         tracker_uses(); tiles seen where none lies too), and
                                         of them the wrong ones */
     rwu tokens_lying;             /* over the tiles a token lies on */
+    long token_seen, token_seen_sure; /* a token seen where none lies, and of them CONFIDENT */
     long extra;                   /* tiles seen where the truth has none */
     long phantom;                 /* an adventurer seen on a tile without any */
     long empty_unknown;           /* a tile without adventurers whose top or height is unknown */
@@ -404,6 +405,8 @@ static void tally_add(tally *into, const tally *from)
         for (int k = 0; k < 3; k++)
             into->height_by_confidence[b][k] += from->height_by_confidence[b][k];
     rwu_add(&into->tokens_lying, &from->tokens_lying);
+    into->token_seen += from->token_seen;
+    into->token_seen_sure += from->token_seen_sure;
     into->extra += from->extra;
     into->phantom += from->phantom;
     into->empty_unknown += from->empty_unknown;
@@ -664,6 +667,10 @@ static int compare(const vision_el_observation *truth, const vision_render_info 
         count(&one->token, token);
         if (t->token != EL_NO_TOKEN)
             count(&one->tokens_lying, token);
+        else if (token == WRONG) {
+            one->token_seen++;
+            one->token_seen_sure += s->confidence[VISION_EL_TOKEN] >= CONFIDENT;
+        }
         if (s && claim(one, VISION_EL_TOKEN, token, s->confidence))
             note(sure_wrong, "r%dc%d token %s read %s (%.2f)", t->row, t->col,
                  token_name(t->token), token_name(s->token), s->confidence[VISION_EL_TOKEN]);
@@ -1564,6 +1571,8 @@ static int accuracy(const accuracy_options *options)
     printf("\n");
     print_rwu("token (every tile)", &all->token, NULL);
     print_rwu("token (where one lies)", &all->tokens_lying, NULL);
+    printf("  tokens seen where none lies: %ld, %ld of them with confidence >= %.1f\n",
+           all->token_seen, all->token_seen_sure, CONFIDENT);
     printf("  tiles seen where there is none: %ld; adventurers seen on tiles without: %ld; "
            "empty tiles with top or height unknown: %ld\n",
            all->extra, all->phantom, all->empty_unknown);

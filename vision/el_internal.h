@@ -141,9 +141,9 @@ void el_patch_sample_at(const el_table *table, const el_grid *grid, const vision
                         double span, int row, int col, const double shift_mm[2],
                         el_patch *patch);
 
-/* The table point (mm) that pixel (x, y) of el_patch_sample_at's patch is sampled at. */
-void el_patch_point(const el_grid *grid, const vision_mat *mat, double span, int row, int col,
-                    const double shift_mm[2], int x, int y, double point[2]);
+/* The table points (mm) el_patch_sample_at samples the patch at, [y][x]. */
+void el_patch_points(const el_grid *grid, const vision_mat *mat, double span, int row, int col,
+                     const double shift_mm[2], double points[EL_PATCH][EL_PATCH][2]);
 
 /* The art turned by quarter turns (clockwise): the colour at (x, y) of the turned art. */
 const float *el_patch_turned(const el_patch *patch, int quarter_turns, int x, int y);

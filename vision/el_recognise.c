@@ -1138,14 +1138,17 @@ static void shadows_on(const unsigned char *shaded, const el_table *table, const
                        const vision_mat *mat, double span, int row, int col,
                        const double shift_mm[2], bool shadow[EL_PATCH][EL_PATCH])
 {
+    if (!shaded) {
+        memset(shadow, true, sizeof(bool[EL_PATCH][EL_PATCH]));
+        return;
+    }
+    double points[EL_PATCH][EL_PATCH][2];
+    el_patch_points(grid, mat, span, row, col, shift_mm, points);
     for (int y = 0; y < EL_PATCH; y++)
         for (int x = 0; x < EL_PATCH; x++) {
-            double at[2];
-            el_patch_point(grid, mat, span, row, col, shift_mm, x, y, at);
-            int tx = (int)floor(at[0]), ty = (int)floor(at[1]);
-            shadow[y][x] = !shaded || (tx >= 0 && ty >= 0 && tx < table->width &&
-                                       ty < table->height &&
-                                       shaded[(size_t)ty * table->width + tx]);
+            int tx = (int)floor(points[y][x][0]), ty = (int)floor(points[y][x][1]);
+            shadow[y][x] = tx >= 0 && ty >= 0 && tx < table->width && ty < table->height &&
+                           shaded[(size_t)ty * table->width + tx];
         }
 }
 

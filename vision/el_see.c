@@ -1153,28 +1153,30 @@ double el_tile_distance(const el_tile_views *views, const el_art_turns *art, el_
     return best;
 }
 
-void el_patch_point(const el_grid *grid, const vision_mat *mat, double span, int row, int col,
-                    const double shift_mm[2], int x, int y, double point[2])
+void el_patch_points(const el_grid *grid, const vision_mat *mat, double span, int row, int col,
+                     const double shift_mm[2], double points[EL_PATCH][EL_PATCH][2])
 {
     double x0, y0;
     el_art_centre(grid, row, col, shift_mm, &x0, &y0);
     double cu = cos(grid->angle), su = sin(grid->angle);
     double step = mat->tile_mm * span / EL_PATCH;
-    double du = (x + 0.5 - EL_PATCH / 2.0) * step, dv = (y + 0.5 - EL_PATCH / 2.0) * step;
-    point[0] = x0 + du * cu - dv * su;
-    point[1] = y0 + du * su + dv * cu;
+    for (int y = 0; y < EL_PATCH; y++)
+        for (int x = 0; x < EL_PATCH; x++) {
+            double du = (x + 0.5 - EL_PATCH / 2.0) * step, dv = (y + 0.5 - EL_PATCH / 2.0) * step;
+            points[y][x][0] = x0 + du * cu - dv * su;
+            points[y][x][1] = y0 + du * su + dv * cu;
+        }
 }
 
 void el_patch_sample_at(const el_table *table, const el_grid *grid, const vision_mat *mat,
                         double span, int row, int col, const double shift_mm[2],
                         el_patch *patch)
 {
+    double points[EL_PATCH][EL_PATCH][2];
+    el_patch_points(grid, mat, span, row, col, shift_mm, points);
     for (int y = 0; y < EL_PATCH; y++)
-        for (int x = 0; x < EL_PATCH; x++) {
-            double at[2];
-            el_patch_point(grid, mat, span, row, col, shift_mm, x, y, at);
-            table_colour(table, at[0], at[1], patch->colour[y][x]);
-        }
+        for (int x = 0; x < EL_PATCH; x++)
+            table_colour(table, points[y][x][0], points[y][x][1], patch->colour[y][x]);
     /* A 3x3 mean: fine print a millimetre off (a tile is never laid exactly on the grid) must
      * not count as a different art. */
     el_patch sharp = *patch;

@@ -552,21 +552,33 @@ static void explain_capsule(el_evidence *evidence, const capsule *c, signed char
     }
 }
 
+#define FITTED_RIM_MM 1.0 /* a fitted stack's image and shadow reach this much further: their
+                            blurred, soft edges */
+
+/* The shadow of a stack of the fit's height standing at its foot, its soft edge included. */
+static capsule fitted_shadow(const vision_registration *registration,
+                             const double shadow_per_mm[2], const el_stack_fit *fit,
+                             double radius_mm, double piece_mm)
+{
+    double top_z = EL_TILE_THICKNESS_MM + fit->height * piece_mm;
+    return shadow_of(registration, shadow_per_mm, fit->foot_mm, radius_mm + FITTED_RIM_MM,
+                     top_z);
+}
+
 void el_evidence_explain(el_evidence *evidence, const vision_registration *registration,
                          const el_stack_fit *fit, double radius_mm, double piece_mm,
                          el_box *changed)
 {
-    const double rim = 1.0; /* the capsule's blurred edge */
     double top_z = EL_TILE_THICKNESS_MM + fit->height * piece_mm;
     capsule fitted = capsule_of(registration, fit->foot_mm, radius_mm, top_z);
-    capsule c = capsule_make(fitted.from, fitted.from_radius + rim, fitted.to,
-                             fitted.to_radius + rim);
+    capsule c = capsule_make(fitted.from, fitted.from_radius + FITTED_RIM_MM, fitted.to,
+                             fitted.to_radius + FITTED_RIM_MM);
     explain_capsule(evidence, &c, evidence->value);
     *changed = NO_BOX;
     box_add(changed, &c);
     if (evidence->light_known) { /* and its shadow: a neighbour's fit does not take it */
-        capsule shadow = shadow_of(registration, evidence->shadow_per_mm, fit->foot_mm,
-                                   radius_mm + rim, top_z);
+        capsule shadow = fitted_shadow(registration, evidence->shadow_per_mm, fit, radius_mm,
+                                       piece_mm);
         explain_capsule(evidence, &shadow, evidence->shade);
         box_add(changed, &shadow);
     }
@@ -576,9 +588,7 @@ void el_mark_shadow(const vision_registration *registration, const double shadow
                     const el_stack_fit *fit, double radius_mm, double piece_mm,
                     const el_table *table, unsigned char *shaded)
 {
-    const double rim = 1.0; /* its soft edge */
-    double top_z = EL_TILE_THICKNESS_MM + fit->height * piece_mm;
-    capsule shadow = shadow_of(registration, shadow_per_mm, fit->foot_mm, radius_mm + rim, top_z);
+    capsule shadow = fitted_shadow(registration, shadow_per_mm, fit, radius_mm, piece_mm);
     int x0, x1, y0, y1;
     capsule_bounds(&shadow, &x0, &x1, &y0, &y1);
     for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < table->height; y++) {
