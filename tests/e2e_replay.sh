@@ -90,6 +90,8 @@ run 0 replay --game expedition-luxor --source dir:rec-high --profile box-high.ya
 moves_of out.txt >committed-high.txt
 expect "replay of the camp read high: every committed action is the script's, in order \
 ($(paste -sd'|' committed-high.txt))" is_prefix committed-high.txt expected-high.txt
+expect "replay of the camp read high: the start layout at least is committed" \
+    [ "$(wc -l <committed-high.txt)" -ge 1 ]
 
 # ---- bad input: one line, exit 2, nothing archived ----
 run 0 calibrate table --game luxor --profile luxor.yaml
