@@ -1174,7 +1174,8 @@ static vision_status read_stacks(const vision_registration *registration, const 
     int (*patch_of)[EL_CELLS_MAX] = read->patch_of;
     double radius = model->piece_diameter_mm / 2.0, piece = model->piece_height_mm;
     el_evidence evidence;
-    el_stack_fit(*fits)[EL_CELLS_MAX] = malloc(sizeof(el_stack_fit[EL_CELLS_MAX][EL_CELLS_MAX]));
+    /* zeroed: a tile never fitted (no candidate) holds no stack, casts no shadow */
+    el_stack_fit(*fits)[EL_CELLS_MAX] = calloc(1, sizeof(el_stack_fit[EL_CELLS_MAX][EL_CELLS_MAX]));
     vision_status status =
         fits ? el_evidence_init(&evidence, &table, &scenery, model) : VISION_NOMEM;
     if (status != VISION_OK) {
