@@ -19,8 +19,8 @@
  *       another, how often a confident element is wrong, and the worst images with the
  *       commands that reproduce them. --hands puts 1-2 hands over every third image.
  *       --save DIR writes each failing image (at most SAVE_MAX, and every one registration or
- *       recognition refused beyond) with its truth,
- *       what was seen and the commands that draw and read it again (-commands.txt: the
+ *       recognition refused beyond) with its truth, what was seen and the commands that draw
+ *       and read it again (-commands.txt: the
  *       render's --info tells where each stack stands and the light), and its box's teaching
  *       photo, truth and profile. --true-size gives each
  *       taught model its box's true adventurer size (the render info's), to measure what the

@@ -384,7 +384,9 @@ static int read_token_by_mean(const vision_el_model *model, const float mean[3],
 }
 
 /* What lies flat on a tile: a token, when its colours are one a token was taught with;
- * *piece_like when they are rather a piece's (a stack the capsules missed). */
+ * *piece_like when they are rather a piece's (a stack the capsules missed). shaded: where a
+ * shadow may fall on the patch (shadows_on), which a read by the palettes asks (may be NULL
+ * for a profile without them). */
 static int read_token(const vision_el_model *model, const el_patch *patch, const el_patch *art,
                       const el_match *match, const bool (*shaded)[EL_PATCH], float *confidence,
                       bool *piece_like)
@@ -1247,8 +1249,9 @@ static vision_status read_stacks(const vision_registration *registration, const 
                        evidence.shadow_per_mm, piece, known_count > 0);
         }
     }
-    unsigned char *shaded = NULL; /* where the stacks' shadows fall (shadows_on) */
-    if (status == VISION_OK && evidence.light_known) {
+    unsigned char *shaded = NULL; /* where the stacks' shadows fall (shadows_on), for the
+                                     tokens read by their palettes (read_token) */
+    if (status == VISION_OK && evidence.light_known && tokens_by_palette(model)) {
         shaded = calloc((size_t)table.width * table.height, 1);
         if (shaded)
             mark_shadows(registration, evidence.shadow_per_mm, &grid, stacked, fits, radius,
@@ -1305,11 +1308,14 @@ static vision_status read_stacks(const vision_registration *registration, const 
                 el_patch_sample_at(&table, &grid, mat, model->art_span, r, c,
                                    scenery.match[r][c].shift_mm,
                                    &patches[patch_of[r][c]]);
-                bool shadow[EL_PATCH][EL_PATCH];
-                shadows_on(shaded, &table, &grid, mat, model->art_span, r, c,
-                           scenery.match[r][c].shift_mm, shadow);
+                bool shadow[EL_PATCH][EL_PATCH]; /* a palette's read alone asks (read_token) */
+                if (tokens_by_palette(model))
+                    shadows_on(shaded, &table, &grid, mat, model->art_span, r, c,
+                               scenery.match[r][c].shift_mm, shadow);
                 token = read_token(model, &patches[patch_of[r][c]], scenery.art[r][c],
-                                   &scenery.match[r][c], (const bool(*)[EL_PATCH])shadow,
+                                   &scenery.match[r][c],
+                                   tokens_by_palette(model) ? (const bool(*)[EL_PATCH])shadow
+                                                            : NULL,
                                    &confidence, &piece_like);
                 token_read = true;
             }
