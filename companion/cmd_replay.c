@@ -123,6 +123,17 @@ static void print_json_event(const printer *out, const pipeline_event *event)
     json_decref(object);
 }
 
+/* Prints length bytes of lines of the notation on one line, "; " between them. */
+static void print_lines(const char *lines, size_t length)
+{
+    for (size_t i = 0; i < length; i++)
+        if (lines[i] == '\n')
+            fputs("; ", stdout);
+        else
+            putchar(lines[i]);
+    putchar('\n');
+}
+
 static void on_event(void *context, const pipeline_event *event)
 {
     printer *out = context;
@@ -154,20 +165,20 @@ static void on_event(void *context, const pipeline_event *event)
     case TRACKER_FLAG:
         if (out->request->watch && e->flag == TRACKER_FLAG_AMBIGUOUS &&
             tracker_candidates(pipeline_tracker(out->pipeline)) > 0) {
-            /* the players' question: every candidate whole, one a line (the flag's text
-             * is cut to fit the archive's) */
+            /* the players' question: every candidate, one a line, and what they all end with
+             * once (the flag's text is cut to fit the archive's) */
             const tracker *t = pipeline_tracker(out->pipeline);
+            const char *tail = tracker_candidates_tail(t);
             printf("[%7.1f s] warning: ambiguous: the camera cannot tell which of these the "
                    "table shows:\n", time);
             for (int k = 1; k <= tracker_candidates(t); k++) {
+                const char *lines = tracker_candidate(t, k);
                 printf("            (%d) ", k);
-                for (const char *c = tracker_candidate(t, k); *c; c++) {
-                    if (*c == '\n')
-                        fputs("; ", stdout);
-                    else
-                        putchar(*c);
-                }
-                putchar('\n');
+                print_lines(lines, strlen(lines) - (tail ? strlen(tail) + 1 : 0));
+            }
+            if (tail) {
+                printf("            each followed by: ");
+                print_lines(tail, strlen(tail));
             }
             printf("            type the right one's number and Enter (or what was played, "
                    "as below)\n");

@@ -257,22 +257,88 @@ static int split_lines(char *text, char **lines)
     return count;
 }
 
-/* "ambiguous: (1) orange: desert@1,2 | (2) orange: end; black: desert@1,2", cut to fit. */
+/* Where the last n lines of text begin (past the '\n' before them); -1 when text has no more
+ * than n lines, so that none would be left of its own. */
+static long last_lines_from(const char *text, int n)
+{
+    long at = (long)strlen(text);
+    for (int found = 0; found < n; found++) {
+        while (at > 0 && text[at - 1] != '\n')
+            at--;
+        if (at == 0)
+            return -1;
+        at--; /* onto the '\n' */
+    }
+    return at + 1;
+}
+
+/* How many last lines the count games listed in kept all end with (the same actions after the
+ * one they differ in: a turn's end and the next seat's tiles after a camp's count), each game
+ * keeping at least one line of its own; 0 for fewer than two games. */
+static int shared_tail(const hypothesis *games, const int *kept, int count)
+{
+    int shared = 0;
+    for (bool same = count > 1; same; shared += same) {
+        long first = last_lines_from(games[kept[0]].lines, shared + 1);
+        same = first >= 0;
+        for (int k = 1; k < count && same; k++) {
+            long from = last_lines_from(games[kept[k]].lines, shared + 1);
+            same = from >= 0 && strcmp(games[kept[k]].lines + from,
+                                       games[kept[0]].lines + first) == 0;
+        }
+    }
+    return shared;
+}
+
+/* Appends text's first length bytes to out (*used of size taken), each '\n' written "; ";
+ * false when they did not all fit (cut there). */
+static bool append_lines(char *out, size_t size, size_t *used, const char *text, size_t length)
+{
+    for (size_t i = 0; i < length; i++) {
+        bool newline = text[i] == '\n';
+        if (*used + (newline ? 2 : 1) >= size)
+            return false;
+        if (newline) {
+            out[(*used)++] = ';';
+            out[(*used)++] = ' ';
+        } else {
+            out[(*used)++] = text[i];
+        }
+        out[*used] = '\0';
+    }
+    return true;
+}
+
+/* "ambiguous: (1) orange: desert-camp@1,2 x2 | (2) orange: desert-camp@1,2 x3 | each followed
+ * by: orange: end; black: desert@2,2": what every game ends with said once, so that a question
+ * asked again after a few more tables still shows what it is about. The candidates are cut to
+ * fit, what they end with kept (cut too past half of out). */
 static void list_candidates(const hypothesis *games, const int *kept, int count, char *out,
                             size_t size)
 {
-    size_t used = (size_t)snprintf(out, size, "ambiguous:");
-    for (int k = 0; k < count && used < size; k++) {
-        used += (size_t)snprintf(out + used, size - used, "%s (%d) ", k ? " |" : "", k + 1);
-        for (const char *c = games[kept[k]].lines; *c && used + 1 < size; c++) {
-            if (*c == '\n')
-                used += (size_t)snprintf(out + used, size - used, "; ");
-            else
-                out[used++] = *c;
-        }
-        if (used < size)
-            out[used] = '\0';
+    int shared = shared_tail(games, kept, count);
+    char tail[TRACKER_TEXT_MAX] = "";
+    if (shared) {
+        const char *lines = games[kept[0]].lines + last_lines_from(games[kept[0]].lines, shared);
+        size_t used = (size_t)snprintf(tail, sizeof tail, " | each followed by: ");
+        append_lines(tail, sizeof tail, &used, lines, strlen(lines)); /* cut to fit */
     }
+    static const char cut[] = " ...";
+    size_t room = (strlen(tail) < size / 2 ? size - strlen(tail) : size - size / 2) - strlen(cut);
+    size_t used = (size_t)snprintf(out, room, "ambiguous:");
+    int listed = 0;
+    for (; listed < count && used + 1 < room; listed++) {
+        const char *lines = games[kept[listed]].lines;
+        used += (size_t)snprintf(out + used, room - used, "%s (%d) ", listed ? " |" : "",
+                                 listed + 1);
+        if (used >= room)
+            break;
+        size_t own = shared ? (size_t)last_lines_from(lines, shared) - 1 : strlen(lines);
+        if (!append_lines(out, room, &used, lines, own))
+            break;
+    }
+    used = strlen(out);
+    snprintf(out + used, size - used, "%s%s", listed < count ? cut : "", tail);
 }
 
 /* Flags the first count games as ambiguous, listed in their order. */
@@ -1149,6 +1215,16 @@ int tracker_candidates(const tracker *t)
 const char *tracker_candidate(const tracker *t, int k)
 {
     return k >= 1 && k <= tracker_candidates(t) ? t->hypotheses[k - 1].lines : NULL;
+}
+
+const char *tracker_candidates_tail(const tracker *t)
+{
+    int count = tracker_candidates(t), all[HYPOTHESES_MAX];
+    for (int k = 0; k < count; k++)
+        all[k] = k;
+    int shared = shared_tail(t->hypotheses, all, count);
+    return shared ? t->hypotheses[0].lines + last_lines_from(t->hypotheses[0].lines, shared)
+                  : NULL;
 }
 
 /* ---- life ---- */

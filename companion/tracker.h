@@ -186,6 +186,14 @@ int tracker_candidates(const tracker *t);
  * valid until the tracker next changes. */
 const char *tracker_candidate(const tracker *t, int k);
 
+/* The last lines every candidate ends with, '\n' between: the same actions after those they
+ * differ in (a turn's end and the next seat's tiles, after a camp's count the camera cannot
+ * read), which a question shows once, as the flag's text does ("| each followed by: ...").
+ * Each candidate keeps at least one line of its own: its first strlen(candidate) -
+ * strlen(tail) - 1 bytes. NULL when they share none, or fewer than two wait. Borrowed as
+ * tracker_candidate. */
+const char *tracker_candidates_tail(const tracker *t);
+
 /*
  * The players say which of the last ambiguous flag's candidates the table shows (1-based, as
  * the flag numbers them): what the camera cannot tell, such as a camp's count. The answer is

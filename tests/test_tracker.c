@@ -742,8 +742,9 @@ static void test_tracker_infers_a_turn_end_from_the_next_seats_action(void **sta
     feed(f->t, &f->truth, 6, false); /* orange's camp: the desert was black's or orange's, a tie */
     assert_int_equal(tracker_actions(f->t), 4);
     assert_int_equal(f->seen.last_flag_kind, TRACKER_FLAG_AMBIGUOUS);
-    assert_non_null(strstr(f->seen.last_flag, "(1) black: desert@2,2; black: end; orange: desert-camp@2,1 x1"));
-    assert_non_null(strstr(f->seen.last_flag, "(2) black: end; orange: desert@2,2; orange: desert-camp@2,1 x1"));
+    assert_string_equal(f->seen.last_flag,
+                        "ambiguous: (1) black: desert@2,2; black: end | (2) black: end; "
+                        "orange: desert@2,2 | each followed by: orange: desert-camp@2,1 x1");
 }
 
 /* The truth as seen, the stack at (row, col) read "height or height_or". */
@@ -760,6 +761,33 @@ static void feed_two_heights(tracker *t, const el_state *truth, int row, int col
     tracker_table table = {.frame_time = time, .observation = &observation, .confidence = 0.9,
                            .turn_ended = turn_ended};
     assert_int_equal(tracker_observe(t, &table), TRACKER_OK);
+}
+
+/* Games that differ in a camp's count alone and end alike: the question says what they end
+ * with once, after the candidates, so that it still reads when asked again tables later. */
+static void test_tracker_asks_what_the_games_end_with_once(void **state)
+{
+    fixture *f = *state;
+    play(&f->truth, "desert-camp@0,2 x2");
+    feed_two_heights(f->t, &f->truth, 0, 2, 2, 3, 2, false);
+    assert_null(tracker_candidates_tail(f->t)); /* each game one line: nothing to share */
+    play(&f->truth, "end");
+    feed_two_heights(f->t, &f->truth, 0, 2, 2, 3, 3, true);
+    play(&f->truth, "black: desert-camp@1,2 x1");
+    feed_two_heights(f->t, &f->truth, 0, 2, 3, 2, 4, false);
+
+    assert_int_equal(tracker_candidates(f->t), 2);
+    assert_string_equal(tracker_candidates_tail(f->t), "orange: end\nblack: desert-camp@1,2 x1");
+    char expected[TRACKER_TEXT_MAX];
+    snprintf(expected, sizeof expected,
+             "ambiguous: (1) %.26s | (2) %.26s | each followed by: orange: end; "
+             "black: desert-camp@1,2 x1",
+             tracker_candidate(f->t, 1), tracker_candidate(f->t, 2));
+    assert_string_equal(f->seen.last_flag, expected);
+    const char *x2 = strstr(expected, "x2"), *x3 = strstr(expected, "x3");
+    assert_true(x2 && x3); /* the two counts, each once */
+    assert_null(strstr(x2 + 1, "x2"));
+    assert_null(strstr(x3 + 1, "x3"));
 }
 
 /* A camp's count read "2 or 3": both games are carried on, through a turn end the players
@@ -1437,7 +1465,8 @@ static void test_tracker_gives_up_the_games_when_hidden_tokens_are_too_many(void
     assert_int_equal(tracker_end_turn(t, count + 0.5), TRACKER_OK);
     assert_int_equal(seen.flags, flags + 1);
     assert_int_equal(seen.last_flag_kind, TRACKER_FLAG_AMBIGUOUS);
-    assert_non_null(strstr(seen.last_flag, "orange: sandstorm 0,1 > 0,3; orange: end"));
+    assert_non_null(strstr(seen.last_flag, "orange: sandstorm 0,1 > 0,3 |"));
+    assert_non_null(strstr(seen.last_flag, "| each followed by: orange: end"));
     assert_int_equal(tracker_candidates(t), 0); /* not every game is listed: none to choose */
     assert_int_not_equal(tracker_choose(t, 1, count + 1), TRACKER_OK);
     assert_true(tracker_pending(t));
@@ -1565,6 +1594,7 @@ int main(void)
              setup_signalled_started),
         TEST(test_tracker_archives_no_false_move_when_the_players_answer, setup),
         TEST(test_tracker_commits_the_candidate_the_players_choose, setup_started),
+        TEST(test_tracker_asks_what_the_games_end_with_once, setup_started),
         TEST(test_tracker_offers_the_likeliest_game_first, setup_started),
         TEST(test_tracker_unranked_offers_the_rules_order, setup_started_unranked),
         TEST(test_tracker_takes_who_acted_from_the_acting_seat, setup_started),
