@@ -272,19 +272,26 @@ static long last_lines_from(const char *text, int n)
     return at + 1;
 }
 
-/* How many last lines the count games listed in kept all end with (the same actions after the
- * one they differ in: a turn's end and the next seat's tiles after a camp's count), each game
- * keeping at least one line of its own; 0 for fewer than two games. */
+/* The k-th of the games listed: games[kept[k]], or games[k] when kept is NULL (all). */
+static const char *listed_lines(const hypothesis *games, const int *kept, int k)
+{
+    return games[kept ? kept[k] : k].lines;
+}
+
+/* How many last lines the count games listed (kept: which, NULL the first count) all end with
+ * (the same actions after the one they differ in: a turn's end and the next seat's tiles after
+ * a camp's count), each game keeping at least one line of its own; 0 for fewer than two. */
 static int shared_tail(const hypothesis *games, const int *kept, int count)
 {
     int shared = 0;
     for (bool same = count > 1; same; shared += same) {
-        long first = last_lines_from(games[kept[0]].lines, shared + 1);
-        same = first >= 0;
+        const char *first = listed_lines(games, kept, 0);
+        long first_from = last_lines_from(first, shared + 1);
+        same = first_from >= 0;
         for (int k = 1; k < count && same; k++) {
-            long from = last_lines_from(games[kept[k]].lines, shared + 1);
-            same = from >= 0 && strcmp(games[kept[k]].lines + from,
-                                       games[kept[0]].lines + first) == 0;
+            const char *lines = listed_lines(games, kept, k);
+            long from = last_lines_from(lines, shared + 1);
+            same = from >= 0 && strcmp(lines + from, first + first_from) == 0;
         }
     }
     return shared;
@@ -311,15 +318,17 @@ static bool append_lines(char *out, size_t size, size_t *used, const char *text,
 
 /* "ambiguous: (1) orange: desert-camp@1,2 x2 | (2) orange: desert-camp@1,2 x3 | each followed
  * by: orange: end; black: desert@2,2": what every game ends with said once, so that a question
- * asked again after a few more tables still shows what it is about. The candidates are cut to
- * fit, what they end with kept (cut too past half of out). */
+ * asked again after a few more tables still shows what it is about. The games as shared_tail
+ * takes them. The candidates are cut to fit, what they end with kept (cut too past half of
+ * out). */
 static void list_candidates(const hypothesis *games, const int *kept, int count, char *out,
                             size_t size)
 {
     int shared = shared_tail(games, kept, count);
     char tail[TRACKER_TEXT_MAX] = "";
     if (shared) {
-        const char *lines = games[kept[0]].lines + last_lines_from(games[kept[0]].lines, shared);
+        const char *first = listed_lines(games, kept, 0);
+        const char *lines = first + last_lines_from(first, shared);
         size_t used = (size_t)snprintf(tail, sizeof tail, " | each followed by: ");
         append_lines(tail, sizeof tail, &used, lines, strlen(lines)); /* cut to fit */
     }
@@ -328,7 +337,7 @@ static void list_candidates(const hypothesis *games, const int *kept, int count,
     size_t used = (size_t)snprintf(out, room, "ambiguous:");
     int listed = 0;
     for (; listed < count && used + 1 < room; listed++) {
-        const char *lines = games[kept[listed]].lines;
+        const char *lines = listed_lines(games, kept, listed);
         used += (size_t)snprintf(out + used, room - used, "%s (%d) ", listed ? " |" : "",
                                  listed + 1);
         if (used >= room)
@@ -345,11 +354,8 @@ static void list_candidates(const hypothesis *games, const int *kept, int count,
 static tracker_status flag_games(tracker *t, const hypothesis *games, int count,
                                  const tracker_table *table)
 {
-    int all[CHILDREN_MAX];
-    for (int k = 0; k < count; k++)
-        all[k] = k;
     char listed[TRACKER_TEXT_MAX];
-    list_candidates(games, all, count, listed, sizeof listed);
+    list_candidates(games, NULL, count, listed, sizeof listed);
     return raise_flag(t, TRACKER_FLAG_AMBIGUOUS, listed, table);
 }
 
@@ -1219,10 +1225,7 @@ const char *tracker_candidate(const tracker *t, int k)
 
 const char *tracker_candidates_tail(const tracker *t)
 {
-    int count = tracker_candidates(t), all[HYPOTHESES_MAX];
-    for (int k = 0; k < count; k++)
-        all[k] = k;
-    int shared = shared_tail(t->hypotheses, all, count);
+    int shared = shared_tail(t->hypotheses, NULL, tracker_candidates(t));
     return shared ? t->hypotheses[0].lines + last_lines_from(t->hypotheses[0].lines, shared)
                   : NULL;
 }
